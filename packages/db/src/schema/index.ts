@@ -1,0 +1,2 @@
+export { ledgerType, type LedgerType } from './_common';
+export * from './members';

@@ -1,0 +1,10 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts', 'src/migrate.ts', 'src/cli/migrate.ts'],
+  format: ['esm'],
+  dts: { entry: ['src/index.ts', 'src/migrate.ts'] },
+  clean: true,
+  sourcemap: true,
+  target: 'es2022',
+});
