@@ -1,0 +1,178 @@
+/** Admin area: members, plan/role/status, sign-up switch, default categories. */
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { MemberResponseSchema, MemberStatusSchema, RoleSchema } from './auth.js';
+import {
+  errorResponses,
+  IdParamSchema,
+  IdSchema,
+  listOf,
+  meta,
+  nameSchema,
+  PageQuerySchema,
+  paginated,
+  PlanSchema,
+  ReorderBodySchema,
+  SortOrderSchema,
+} from './common.js';
+
+const c = initContract();
+
+// ---------------------------------------------------------------------------
+// Members
+// ---------------------------------------------------------------------------
+
+/** The admin member list omits the (large) profile image. */
+export const AdminMemberSchema = MemberResponseSchema.omit({ profileImage: true });
+export type AdminMember = z.infer<typeof AdminMemberSchema>;
+
+export const AdminMemberListQuerySchema = PageQuerySchema.extend({
+  q: z.string().trim().max(100).optional().describe('Case-insensitive search on e-mail and display name'),
+});
+export type AdminMemberListQuery = z.infer<typeof AdminMemberListQuerySchema>;
+export const AdminMemberPageSchema = paginated(AdminMemberSchema);
+export type AdminMemberPage = z.infer<typeof AdminMemberPageSchema>;
+
+export const SetPlanRequestSchema = z.object({ plan: PlanSchema });
+export type SetPlanRequest = z.infer<typeof SetPlanRequestSchema>;
+export const SetRoleRequestSchema = z.object({ role: RoleSchema });
+export type SetRoleRequest = z.infer<typeof SetRoleRequestSchema>;
+export const SetStatusRequestSchema = z.object({ status: MemberStatusSchema });
+export type SetStatusRequest = z.infer<typeof SetStatusRequestSchema>;
+
+export const SignupSettingSchema = z.object({ enabled: z.boolean() });
+export type SignupSetting = z.infer<typeof SignupSettingSchema>;
+
+// ---------------------------------------------------------------------------
+// Categories (shared with the ledger's member categories)
+// ---------------------------------------------------------------------------
+
+export const CategoryTypeSchema = z.enum(['INCOME', 'EXPENSE']);
+export type CategoryType = z.infer<typeof CategoryTypeSchema>;
+export const CATEGORY_NAME_MAX = 30;
+export const CategoryNameSchema = nameSchema(CATEGORY_NAME_MAX);
+
+export const DefaultCategorySchema = z.object({
+  id: IdSchema,
+  name: z.string(),
+  type: CategoryTypeSchema,
+  parentId: IdSchema.nullable().describe('null for a top-level category'),
+  sortOrder: SortOrderSchema,
+});
+export type DefaultCategory = z.infer<typeof DefaultCategorySchema>;
+export const DefaultCategoryListSchema = listOf(DefaultCategorySchema);
+export type DefaultCategoryList = z.infer<typeof DefaultCategoryListSchema>;
+
+export const CreateDefaultCategoryRequestSchema = z.object({
+  name: CategoryNameSchema,
+  type: CategoryTypeSchema,
+  parentId: IdSchema.nullable().optional().describe('Top-level parent; omit or null for a top-level category'),
+});
+export type CreateDefaultCategoryRequest = z.infer<typeof CreateDefaultCategoryRequestSchema>;
+export const UpdateDefaultCategoryRequestSchema = CreateDefaultCategoryRequestSchema.partial();
+export type UpdateDefaultCategoryRequest = z.infer<typeof UpdateDefaultCategoryRequestSchema>;
+
+// ---------------------------------------------------------------------------
+// Routes
+// ---------------------------------------------------------------------------
+
+export const adminContract = c.router({
+  listMembers: {
+    method: 'GET',
+    path: '/api/admin/members',
+    summary: 'Member list, newest first, optionally filtered by `q`',
+    query: AdminMemberListQuerySchema,
+    responses: { 200: AdminMemberPageSchema, ...errorResponses(400, 401, 403) },
+    metadata: meta('admin'),
+  },
+  setMemberPlan: {
+    method: 'PUT',
+    path: '/api/admin/members/:id/plan',
+    summary: 'Set a plan permanently (no expiry; subscription info cleared)',
+    pathParams: IdParamSchema,
+    body: SetPlanRequestSchema,
+    responses: { 200: AdminMemberSchema, ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('admin'),
+  },
+  setMemberRole: {
+    method: 'PUT',
+    path: '/api/admin/members/:id/role',
+    summary: 'Change a member role (not your own)',
+    pathParams: IdParamSchema,
+    body: SetRoleRequestSchema,
+    responses: { 200: AdminMemberSchema, ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('admin'),
+  },
+  setMemberStatus: {
+    method: 'PUT',
+    path: '/api/admin/members/:id/status',
+    summary: 'Suspend or reactivate a member (not yourself); suspending revokes their sessions',
+    pathParams: IdParamSchema,
+    body: SetStatusRequestSchema,
+    responses: { 200: AdminMemberSchema, ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('admin'),
+  },
+  deleteMember: {
+    method: 'DELETE',
+    path: '/api/admin/members/:id',
+    summary: 'Delete a member and all their data (not yourself)',
+    pathParams: IdParamSchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('admin'),
+  },
+  getSignupSetting: {
+    method: 'GET',
+    path: '/api/admin/settings/signup',
+    summary: 'Whether sign-up is allowed',
+    responses: { 200: SignupSettingSchema, ...errorResponses(401, 403) },
+    metadata: meta('admin'),
+  },
+  setSignupSetting: {
+    method: 'PUT',
+    path: '/api/admin/settings/signup',
+    summary: 'Allow or refuse sign-up',
+    body: SignupSettingSchema,
+    responses: { 200: SignupSettingSchema, ...errorResponses(400, 401, 403) },
+    metadata: meta('admin'),
+  },
+  listDefaultCategories: {
+    method: 'GET',
+    path: '/api/admin/default-categories',
+    summary: 'All default categories, ordered by parent then sortOrder',
+    responses: { 200: DefaultCategoryListSchema, ...errorResponses(401, 403) },
+    metadata: meta('admin'),
+  },
+  createDefaultCategory: {
+    method: 'POST',
+    path: '/api/admin/default-categories',
+    summary: 'Create a default category (goes last among its siblings)',
+    body: CreateDefaultCategoryRequestSchema,
+    responses: { 201: DefaultCategorySchema, ...errorResponses(400, 401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+  reorderDefaultCategories: {
+    method: 'PUT',
+    path: '/api/admin/default-categories/reorder',
+    summary: 'New order of sibling default categories',
+    body: ReorderBodySchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('admin'),
+  },
+  updateDefaultCategory: {
+    method: 'PUT',
+    path: '/api/admin/default-categories/:id',
+    summary: 'Update a default category',
+    pathParams: IdParamSchema,
+    body: UpdateDefaultCategoryRequestSchema,
+    responses: { 200: DefaultCategorySchema, ...errorResponses(400, 401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+  deleteDefaultCategory: {
+    method: 'DELETE',
+    path: '/api/admin/default-categories/:id',
+    summary: 'Delete a default category (refused while it has children)',
+    pathParams: IdParamSchema,
+    responses: { 204: c.noBody(), ...errorResponses(401, 403, 404, 409) },
+    metadata: meta('admin'),
+  },
+});

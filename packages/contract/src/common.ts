@@ -1,0 +1,231 @@
+/**
+ * Shared building blocks of the contract: route metadata,
+ * problem responses, pagination and field schemas reused by every area.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------
+// Route metadata (the api's guards read it)
+// ---------------------------------------------------------------------------
+
+/**
+ * Who may call a route.
+ * - `public`: anyone, the token is ignored.
+ * - `optional`: anyone; when a valid token is sent the member is used (e.g. `myVote`).
+ * - `login`: a signed-in member.
+ * - `premium`: a signed-in member on the PREMIUM plan, or an ADMIN.
+ * - `admin`: a signed-in member with role ADMIN.
+ */
+export const authLevels = ['public', 'optional', 'login', 'premium', 'admin'] as const;
+export type AuthLevel = (typeof authLevels)[number];
+
+export type RouteMetadata = {
+  readonly auth: AuthLevel;
+  /**
+   * Media type of a binary success body (e.g. image bytes). The route declares the body
+   * as a plain schema so that the server keeps the real `Content-Type` it sets; the
+   * OpenAPI document uses this value instead of `application/json`.
+   */
+  readonly binaryResponse?: string;
+};
+
+/** `metadata: meta('login')` → `{ auth: 'login' }`, typed literally. */
+export const meta = <const A extends AuthLevel, const E extends Omit<RouteMetadata, 'auth'> = {}>(
+  auth: A,
+  extra?: E,
+): { readonly auth: A } & E => ({ ...(extra as E), auth });
+
+export const isAuthLevel = (value: unknown): value is AuthLevel =>
+  typeof value === 'string' && (authLevels as readonly string[]).includes(value);
+
+/** The auth level of a route; throws when the route has none (every route must). */
+export const routeAuth = (route: { metadata?: unknown; path?: string }): AuthLevel => {
+  const m = route.metadata as { auth?: unknown } | undefined;
+  if (m && isAuthLevel(m.auth)) return m.auth;
+  throw new Error(`route ${route.path ?? '(unknown)'} has no metadata.auth`);
+};
+
+// ---------------------------------------------------------------------------
+// Problem details (D4)
+// ---------------------------------------------------------------------------
+
+export const ProblemFieldErrorSchema = z.object({
+  path: z.string().describe('Dotted path of the offending field, e.g. `body.email`'),
+  message: z.string(),
+});
+
+/** RFC 9457 problem details, served as `application/problem+json`. */
+export const ProblemSchema = z
+  .object({
+    type: z.string().describe('`about:blank` unless a specific problem type applies'),
+    title: z.string(),
+    status: z.number().int().min(400).max(599),
+    code: z.string().describe('Stable UPPER_SNAKE identifier clients branch on'),
+    detail: z.string().optional(),
+    instance: z.string().optional(),
+    errors: z.array(ProblemFieldErrorSchema).optional(),
+  })
+  .describe('Problem details (RFC 9457)');
+export type Problem = z.infer<typeof ProblemSchema>;
+export type ProblemFieldError = z.infer<typeof ProblemFieldErrorSchema>;
+
+/** Codes that any route may answer with (D4); areas add domain codes. */
+export const problemCodes = [
+  'VALIDATION_FAILED',
+  'MALFORMED_JSON',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'PREMIUM_REQUIRED',
+  'NOT_FOUND',
+  'CONFLICT',
+  'RATE_LIMITED',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+export type ProblemCode = (typeof problemCodes)[number];
+
+export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+
+/**
+ * Problem responses of a route: `responses: { 200: X, ...errorResponses(400, 401, 404) }`.
+ * 500 is added to every route by the root router (`commonResponses`).
+ */
+export const errorResponses = <const S extends readonly ProblemStatus[]>(
+  ...statuses: S
+): { [K in S[number]]: typeof ProblemSchema } =>
+  Object.fromEntries(statuses.map((s) => [s, ProblemSchema])) as {
+    [K in S[number]]: typeof ProblemSchema;
+  };
+
+// ---------------------------------------------------------------------------
+// Identifiers, numbers, money (D6)
+// ---------------------------------------------------------------------------
+
+/** Largest id accepted in a path or body (fits a Postgres `integer` and a `bigint`). */
+export const MAX_ID = 2_147_483_647;
+
+/** An id in a response or JSON body. */
+export const IdSchema = z.number().int().min(1).max(MAX_ID);
+/** An id read from a path or query string. */
+export const CoercedIdSchema = z.coerce.number().int().min(1).max(MAX_ID);
+export const IdParamSchema = z.object({ id: CoercedIdSchema });
+export type IdParam = z.infer<typeof IdParamSchema>;
+
+/** Whole local-currency units, never a float (D6). */
+export const MoneySchema = z
+  .number()
+  .int()
+  .min(-Number.MAX_SAFE_INTEGER)
+  .max(Number.MAX_SAFE_INTEGER)
+  .describe('Whole local-currency units');
+export const NonNegativeMoneySchema = MoneySchema.min(0);
+export const PositiveMoneySchema = MoneySchema.min(1);
+
+/** Integer count/sort position. */
+export const SortOrderSchema = z.number().int().min(0).max(MAX_ID);
+
+/** `true`/`false` in a query string → boolean. */
+export const QueryBooleanSchema = z
+  .enum(['true', 'false'])
+  .transform((v) => v === 'true');
+
+// ---------------------------------------------------------------------------
+// Dates and instants (D6)
+// ---------------------------------------------------------------------------
+
+const DATE_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const isCalendarDate = (s: string): boolean => {
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+};
+
+/** Calendar date `YYYY-MM-DD`. */
+export const DateSchema = z
+  .string()
+  .regex(DATE_RE, 'expected a date YYYY-MM-DD')
+  .refine(isCalendarDate, 'not a calendar date')
+  .describe('Calendar date YYYY-MM-DD');
+
+/** ISO-8601 instant, e.g. `2024-05-01T09:30:00.000Z`. */
+export const InstantSchema = z
+  .string()
+  .datetime({ offset: true })
+  .describe('ISO-8601 instant (UTC)');
+
+export const YearSchema = z.number().int().min(1970).max(9999);
+export const MonthSchema = z.number().int().min(1).max(12);
+export const YearQuerySchema = z.coerce.number().int().min(1970).max(9999);
+export const MonthQuerySchema = z.coerce.number().int().min(1).max(12);
+
+// ---------------------------------------------------------------------------
+// Decimal strings (quantities, rates) — numeric(18,6)
+// ---------------------------------------------------------------------------
+
+const DECIMAL_RE = /^\d{1,12}(\.\d{1,6})?$/;
+
+/** Non-negative decimal string, at most 12 integer and 6 fractional digits (numeric(18,6)). */
+export const DecimalSchema = z
+  .string()
+  .regex(DECIMAL_RE, 'expected a decimal string with at most 12 integer and 6 fractional digits')
+  .describe('Decimal string, numeric(18,6)');
+
+/** A decimal string greater than zero (trade quantity). */
+export const QuantitySchema = DecimalSchema.refine((s) => /[1-9]/.test(s), 'must be greater than 0');
+
+/** A rate (interest percent, exchange rate) as a decimal string. */
+export const RateSchema = DecimalSchema;
+
+/** ISO-4217-style three-letter upper-case currency code. */
+export const CurrencySchema = z.string().regex(/^[A-Z]{3}$/, 'expected a 3-letter upper-case code');
+
+// ---------------------------------------------------------------------------
+// Pagination (D5)
+// ---------------------------------------------------------------------------
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export const PageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(MAX_ID).default(1),
+  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+});
+export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+/** `{ items, page, size, total }` around an item schema. */
+export const paginated = <T extends z.ZodTypeAny>(item: T) =>
+  z.object({
+    items: z.array(item),
+    page: z.number().int().min(1),
+    size: z.number().int().min(1),
+    total: z.number().int().min(0),
+  });
+export type Page<T> = { items: T[]; page: number; size: number; total: number };
+
+/** `{ items }` for whole, hand-ordered collections that are never paged. */
+export const listOf = <T extends z.ZodTypeAny>(item: T) => z.object({ items: z.array(item) });
+
+// ---------------------------------------------------------------------------
+// Small shared bodies
+// ---------------------------------------------------------------------------
+
+/** Body of every reorder endpoint: the complete new order of the ids. */
+export const ReorderBodySchema = z.object({
+  ids: z
+    .array(IdSchema)
+    .min(1)
+    .max(1000)
+    .refine((ids) => new Set(ids).size === ids.length, 'ids must be unique'),
+});
+export type ReorderBody = z.infer<typeof ReorderBodySchema>;
+
+/** Trimmed, non-empty name. */
+export const nameSchema = (max: number) => z.string().trim().min(1).max(max);
+
+/** Member-visible plans. */
+export const PlanSchema = z.enum(['FREE', 'PREMIUM']);
+export type Plan = z.infer<typeof PlanSchema>;
+
+/** A multipart file field. */
+export const FileFieldSchema = z
+  .custom<Blob>((v) => v !== undefined && v !== null && v !== '', 'a file is required')
+  .describe('File');

@@ -1,0 +1,46 @@
+/**
+ * @nestegg/contract — the typed HTTP contract of the Nestegg API.
+ *
+ * Safe for frontend code: imports only `@ts-rest/core` and `zod`.
+ *   import { contract, initClient } from '@nestegg/contract';
+ * The OpenAPI document lives in the separate `@nestegg/contract/openapi` entry.
+ */
+import { adminContract } from './admin.js';
+import { authContract } from './auth.js';
+import { ProblemSchema } from './common.js';
+import { initContract } from '@ts-rest/core';
+
+const c = initContract();
+
+export { initClient } from '@ts-rest/core';
+export type {
+  AppRoute,
+  AppRouter,
+  ClientInferRequest,
+  ClientInferResponseBody,
+  ClientInferResponses,
+  ServerInferRequest,
+  ServerInferResponses,
+} from '@ts-rest/core';
+
+export * from './common.js';
+export * from './auth.js';
+export * from './admin.js';
+
+export const CONTRACT_VERSION = '0.1.0';
+
+/**
+ * Every endpoint of the API. Paths are complete (`/api/...`); every route carries
+ * `metadata.auth`; status codes are strict; every route may answer 500 with a problem.
+ */
+export const contract = c.router(
+  {
+    auth: authContract,
+    admin: adminContract,
+  },
+  {
+    strictStatusCodes: true,
+    commonResponses: { 500: ProblemSchema },
+  },
+);
+export type Contract = typeof contract;
