@@ -1,0 +1,406 @@
+import { relations, sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  char,
+  check,
+  date,
+  foreignKey,
+  index,
+  integer,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  unique,
+} from 'drizzle-orm/pg-core';
+import { createdAt, ledgerType, updatedAt } from './_common';
+import { member } from './members';
+
+/** Money: whole local-currency units, `bigint` read as a JS number. */
+const money = (name: string) => bigint(name, { mode: 'number' });
+
+export const accountType = pgEnum('account_type', [
+  'CASH',
+  'BANK',
+  'CARD',
+  'CHECK_CARD',
+  'SAVINGS',
+  'INVESTMENT',
+  'PENSION',
+  'LOAN',
+  'MINUS',
+  'OTHER',
+]);
+export const loanMethod = pgEnum('loan_method', ['EQUAL_PAYMENT', 'EQUAL_PRINCIPAL', 'BULLET']);
+export const recurringFrequency = pgEnum('recurring_frequency', ['MONTHLY', 'WEEKLY', 'YEARLY']);
+
+export type AccountType = (typeof accountType.enumValues)[number];
+export type LoanMethod = (typeof loanMethod.enumValues)[number];
+export type RecurringFrequency = (typeof recurringFrequency.enumValues)[number];
+
+/** A wallet. Names are unique per member: restore recreates wallets by name. */
+export const account = pgTable(
+  'account',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: accountType('type').notNull(),
+    /** Encrypted by the app when a key is configured (otherwise plain). */
+    accountNumber: text('account_number'),
+    cardCompany: text('card_company'),
+    balance: money('balance').notNull().default(0),
+    sortOrder: integer('sort_order').notNull().default(0),
+    /** Executed loan amount. */
+    loanAmount: money('loan_amount'),
+    /** Annual interest in percent, e.g. `4.2500`. */
+    loanRate: numeric('loan_rate', { precision: 7, scale: 4 }),
+    loanMethod: loanMethod('loan_method'),
+    loanMonths: integer('loan_months'),
+    loanStart: date('loan_start', { mode: 'string' }),
+    /** Manual-valuation wallet (e.g. a pension): `currentValue` is entered directly. */
+    manualValuation: boolean('manual_valuation').notNull().default(false),
+    currentValue: money('current_value'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('account_member_name_uq').on(t.memberId, t.name),
+    index('account_member_sort_idx').on(t.memberId, t.sortOrder),
+    check('account_loan_months_positive', sql`${t.loanMonths} is null or ${t.loanMonths} > 0`),
+  ],
+);
+
+/**
+ * A member's category; two levels (the app enforces the depth). `parent_id` is NO ACTION, so a
+ * parent with children cannot be deleted on its own, while deleting the member (cascade) removes
+ * both levels in one statement. The composite FK keeps a child under a parent of the same member.
+ */
+export const category = pgTable(
+  'category',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: ledgerType('type').notNull(),
+    parentId: integer('parent_id'),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('category_id_member_uq').on(t.id, t.memberId),
+    foreignKey({
+      name: 'category_parent_fk',
+      columns: [t.parentId, t.memberId],
+      foreignColumns: [t.id, t.memberId],
+    }),
+    unique('category_member_type_parent_name_uq').on(t.memberId, t.type, t.parentId, t.name).nullsNotDistinct(),
+    index('category_parent_idx').on(t.parentId),
+    check('category_not_own_parent', sql`${t.parentId} is null or ${t.parentId} <> ${t.id}`),
+  ],
+);
+
+/** Default categories shared by all members (admin-managed), copied by the category import. */
+export const defaultCategory = pgTable(
+  'default_category',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    type: ledgerType('type').notNull(),
+    parentId: integer('parent_id'),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    foreignKey({ name: 'default_category_parent_fk', columns: [t.parentId], foreignColumns: [t.id] }),
+    unique('default_category_type_parent_name_uq').on(t.type, t.parentId, t.name).nullsNotDistinct(),
+    index('default_category_parent_idx').on(t.parentId),
+  ],
+);
+
+/** Ledger entry. `category` is the category *name* (the sub-category name with two levels), as the spec says. */
+export const accountEntry = pgTable(
+  'account_entry',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').references(() => account.id, { onDelete: 'set null' }),
+    type: ledgerType('type').notNull(),
+    /** Local-currency amount (the converted value for a foreign-currency entry). */
+    amount: money('amount').notNull(),
+    entryDate: date('entry_date', { mode: 'string' }).notNull(),
+    memo: text('memo'),
+    category: text('category'),
+    /** ISO 4217 code of a foreign-currency entry; null for local currency. */
+    currency: char('currency', { length: 3 }),
+    /** Amount in the foreign currency; up to 4 fractional digits (cents, and 3-decimal currencies). */
+    originalAmount: numeric('original_amount', { precision: 18, scale: 4 }),
+    exchangeRate: numeric('exchange_rate', { precision: 18, scale: 6 }),
+    /** 2..24 for a card instalment purchase; null for lump sum. */
+    installmentMonths: integer('installment_months'),
+    pending: boolean('pending').notNull().default(false),
+    /** De-duplication key of the card notification that created the entry. */
+    notifKey: text('notif_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('account_entry_member_notif_key_uq').on(t.memberId, t.notifKey),
+    index('account_entry_member_date_idx').on(t.memberId, t.entryDate, t.id),
+    index('account_entry_member_pending_idx').on(t.memberId).where(sql`${t.pending}`),
+    index('account_entry_member_category_idx').on(t.memberId, t.category),
+    index('account_entry_account_idx').on(t.accountId),
+    check(
+      'account_entry_installment_months_range',
+      sql`${t.installmentMonths} is null or ${t.installmentMonths} between 2 and 24`,
+    ),
+  ],
+);
+
+/** A member's ledger tag (premium). */
+export const tag = pgTable(
+  'tag',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('tag_member_name_uq').on(t.memberId, t.name)],
+);
+
+export const entryTag = pgTable(
+  'entry_tag',
+  {
+    entryId: integer('entry_id')
+      .notNull()
+      .references(() => accountEntry.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => tag.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ name: 'entry_tag_pk', columns: [t.entryId, t.tagId] }), index('entry_tag_tag_idx').on(t.tagId)],
+);
+
+/** Monthly budget per category *name*; unique per (member, category, year, month). */
+export const budget = pgTable(
+  'budget',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    category: text('category').notNull(),
+    year: smallint('year').notNull(),
+    month: smallint('month').notNull(),
+    amount: money('amount').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('budget_member_category_year_month_uq').on(t.memberId, t.category, t.year, t.month),
+    index('budget_member_year_month_idx').on(t.memberId, t.year, t.month),
+    check('budget_month_range', sql`${t.month} between 1 and 12`),
+  ],
+);
+
+/** Expected monthly income: one value per (member, year, month). */
+export const budgetIncome = pgTable(
+  'budget_income',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    year: smallint('year').notNull(),
+    month: smallint('month').notNull(),
+    amount: money('amount').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('budget_income_member_year_month_uq').on(t.memberId, t.year, t.month),
+    check('budget_income_month_range', sql`${t.month} between 1 and 12`),
+  ],
+);
+
+/** One-time budget over a date range (inclusive). */
+export const budgetOnetime = pgTable(
+  'budget_onetime',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    amount: money('amount').notNull(),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    category: text('category'),
+    memo: text('memo'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('budget_onetime_member_start_idx').on(t.memberId, t.startDate),
+    check('budget_onetime_date_order', sql`${t.endDate} >= ${t.startDate}`),
+  ],
+);
+
+/**
+ * Recurring transaction. MONTHLY uses `day_of_month` (1..31, clamped to the month's last day by
+ * the app), WEEKLY `day_of_week` (ISO 1 = Monday .. 7 = Sunday), YEARLY `month_of_year` + `day_of_month`.
+ */
+export const recurring = pgTable(
+  'recurring',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: ledgerType('type').notNull(),
+    amount: money('amount').notNull(),
+    category: text('category'),
+    accountId: integer('account_id').references(() => account.id, { onDelete: 'set null' }),
+    memo: text('memo'),
+    frequency: recurringFrequency('frequency').notNull().default('MONTHLY'),
+    dayOfMonth: smallint('day_of_month'),
+    dayOfWeek: smallint('day_of_week'),
+    monthOfYear: smallint('month_of_year'),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }),
+    active: boolean('active').notNull().default(true),
+    /** Last date an entry was generated for (the job's idempotence marker). */
+    lastRunOn: date('last_run_on', { mode: 'string' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('recurring_member_idx').on(t.memberId),
+    index('recurring_active_idx').on(t.id).where(sql`${t.active}`),
+    index('recurring_account_idx').on(t.accountId),
+    check('recurring_day_of_month_range', sql`${t.dayOfMonth} is null or ${t.dayOfMonth} between 1 and 31`),
+    check('recurring_day_of_week_range', sql`${t.dayOfWeek} is null or ${t.dayOfWeek} between 1 and 7`),
+    check('recurring_month_of_year_range', sql`${t.monthOfYear} is null or ${t.monthOfYear} between 1 and 12`),
+    check('recurring_date_order', sql`${t.endDate} is null or ${t.endDate} >= ${t.startDate}`),
+  ],
+);
+
+/** Quick-entry template; every field but the name is optional. */
+export const quickEntry = pgTable(
+  'quick_entry',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: ledgerType('type').notNull().default('EXPENSE'),
+    amount: money('amount'),
+    category: text('category'),
+    accountId: integer('account_id').references(() => account.id, { onDelete: 'set null' }),
+    memo: text('memo'),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('quick_entry_member_sort_idx').on(t.memberId, t.sortOrder), index('quick_entry_account_idx').on(t.accountId)],
+);
+
+export const accountRelations = relations(account, ({ one, many }) => ({
+  member: one(member, { fields: [account.memberId], references: [member.id] }),
+  entries: many(accountEntry),
+  recurrings: many(recurring),
+  quickEntries: many(quickEntry),
+}));
+
+export const categoryRelations = relations(category, ({ one, many }) => ({
+  member: one(member, { fields: [category.memberId], references: [member.id] }),
+  parent: one(category, { fields: [category.parentId], references: [category.id], relationName: 'category_parent' }),
+  children: many(category, { relationName: 'category_parent' }),
+}));
+
+export const defaultCategoryRelations = relations(defaultCategory, ({ one, many }) => ({
+  parent: one(defaultCategory, {
+    fields: [defaultCategory.parentId],
+    references: [defaultCategory.id],
+    relationName: 'default_category_parent',
+  }),
+  children: many(defaultCategory, { relationName: 'default_category_parent' }),
+}));
+
+export const accountEntryRelations = relations(accountEntry, ({ one, many }) => ({
+  member: one(member, { fields: [accountEntry.memberId], references: [member.id] }),
+  account: one(account, { fields: [accountEntry.accountId], references: [account.id] }),
+  entryTags: many(entryTag),
+}));
+
+export const tagRelations = relations(tag, ({ one, many }) => ({
+  member: one(member, { fields: [tag.memberId], references: [member.id] }),
+  entryTags: many(entryTag),
+}));
+
+export const entryTagRelations = relations(entryTag, ({ one }) => ({
+  entry: one(accountEntry, { fields: [entryTag.entryId], references: [accountEntry.id] }),
+  tag: one(tag, { fields: [entryTag.tagId], references: [tag.id] }),
+}));
+
+export const budgetRelations = relations(budget, ({ one }) => ({
+  member: one(member, { fields: [budget.memberId], references: [member.id] }),
+}));
+
+export const budgetIncomeRelations = relations(budgetIncome, ({ one }) => ({
+  member: one(member, { fields: [budgetIncome.memberId], references: [member.id] }),
+}));
+
+export const budgetOnetimeRelations = relations(budgetOnetime, ({ one }) => ({
+  member: one(member, { fields: [budgetOnetime.memberId], references: [member.id] }),
+}));
+
+export const recurringRelations = relations(recurring, ({ one }) => ({
+  member: one(member, { fields: [recurring.memberId], references: [member.id] }),
+  account: one(account, { fields: [recurring.accountId], references: [account.id] }),
+}));
+
+export const quickEntryRelations = relations(quickEntry, ({ one }) => ({
+  member: one(member, { fields: [quickEntry.memberId], references: [member.id] }),
+  account: one(account, { fields: [quickEntry.accountId], references: [account.id] }),
+}));
+
+export type Account = typeof account.$inferSelect;
+export type NewAccount = typeof account.$inferInsert;
+export type Category = typeof category.$inferSelect;
+export type NewCategory = typeof category.$inferInsert;
+export type DefaultCategory = typeof defaultCategory.$inferSelect;
+export type NewDefaultCategory = typeof defaultCategory.$inferInsert;
+export type AccountEntry = typeof accountEntry.$inferSelect;
+export type NewAccountEntry = typeof accountEntry.$inferInsert;
+export type Tag = typeof tag.$inferSelect;
+export type NewTag = typeof tag.$inferInsert;
+export type EntryTag = typeof entryTag.$inferSelect;
+export type NewEntryTag = typeof entryTag.$inferInsert;
+export type Budget = typeof budget.$inferSelect;
+export type NewBudget = typeof budget.$inferInsert;
+export type BudgetIncome = typeof budgetIncome.$inferSelect;
+export type NewBudgetIncome = typeof budgetIncome.$inferInsert;
+export type BudgetOnetime = typeof budgetOnetime.$inferSelect;
+export type NewBudgetOnetime = typeof budgetOnetime.$inferInsert;
+export type Recurring = typeof recurring.$inferSelect;
+export type NewRecurring = typeof recurring.$inferInsert;
+export type QuickEntry = typeof quickEntry.$inferSelect;
+export type NewQuickEntry = typeof quickEntry.$inferInsert;

@@ -1,0 +1,404 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  account,
+  accountEntry,
+  appSetting,
+  authSession,
+  boardImage,
+  boardTag,
+  budget,
+  budgetIncome,
+  budgetOnetime,
+  category,
+  comment,
+  commentVote,
+  createDb,
+  defaultCategory,
+  entryTag,
+  iapPurchase,
+  investmentHolding,
+  investmentTrade,
+  member,
+  pointHistory,
+  post,
+  postVote,
+  quickEntry,
+  recurring,
+  report,
+  storeNotification,
+  tag,
+  tagCategory,
+  type DbHandle,
+} from '../src/index';
+import { migrateDatabase, migrationsFolder } from '../src/migrate';
+
+const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const dbName = `nestegg_db_test_${randomBytes(6).toString('hex')}`;
+const testUrl = (() => {
+  const u = new URL(adminUrl);
+  u.pathname = `/${dbName}`;
+  return u.toString();
+})();
+
+const EXPECTED_TABLES = [
+  'account',
+  'account_entry',
+  'app_setting',
+  'auth_session',
+  'board_image',
+  'board_tag',
+  'budget',
+  'budget_income',
+  'budget_onetime',
+  'category',
+  'comment',
+  'comment_vote',
+  'default_category',
+  'entry_tag',
+  'iap_purchase',
+  'investment_holding',
+  'investment_trade',
+  'member',
+  'point_history',
+  'post',
+  'post_vote',
+  'quick_entry',
+  'recurring',
+  'report',
+  'store_notification',
+  'tag',
+  'tag_category',
+];
+
+let admin: postgres.Sql;
+let handle: DbHandle;
+
+/** SQLSTATE of a failed query (drizzle wraps the driver error in `cause`). */
+async function sqlState(promise: PromiseLike<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+  } catch (error) {
+    const e = error as { code?: string; cause?: { code?: string } };
+    return e.cause?.code ?? e.code ?? 'UNKNOWN';
+  }
+  return undefined;
+}
+
+const UNIQUE = '23505';
+const CHECK = '23514';
+const FOREIGN_KEY = '23503';
+
+async function newMember(email: string) {
+  const [row] = await handle.db.insert(member).values({ email, displayName: email.split('@')[0]! }).returning();
+  return row!;
+}
+
+beforeAll(async () => {
+  admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${dbName}"`);
+  await migrateDatabase(testUrl);
+  handle = createDb(testUrl, { max: 4 });
+});
+
+afterAll(async () => {
+  await handle?.close();
+  if (admin) {
+    await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
+    await admin.end({ timeout: 5 });
+  }
+});
+
+describe('migrations', () => {
+  it('finds the migrations folder from the sources', () => {
+    expect(migrationsFolder()).toMatch(/packages[/\\]db[/\\]migrations$/);
+  });
+
+  it('creates every table on an empty database', async () => {
+    const rows = await handle.sql<{ table_name: string }[]>`
+      select table_name from information_schema.tables
+      where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`;
+    expect(rows.map((r) => r.table_name)).toEqual(EXPECTED_TABLES);
+  });
+
+  it('is idempotent when run again (and concurrently)', async () => {
+    await Promise.all([migrateDatabase(testUrl), migrateDatabase(testUrl)]);
+    const [row] = await handle.sql<{ n: number }[]>`select count(*)::int as n from drizzle.__drizzle_migrations`;
+    expect(row!.n).toBeGreaterThan(0);
+  });
+});
+
+describe('constraints', () => {
+  it('member: e-mail unique case-insensitively, points never below zero', async () => {
+    const m = await newMember('points@example.com');
+    expect(await sqlState(handle.db.insert(member).values({ email: 'POINTS@example.com', displayName: 'x' }))).toBe(
+      UNIQUE,
+    );
+    expect(await sqlState(handle.db.update(member).set({ points: -1 }).where(eq(member.id, m.id)))).toBe(CHECK);
+    // several provider accounts without an e-mail are fine
+    await handle.db.insert(member).values([
+      { displayName: 'a', provider: 'IDPTWO', idptwoId: 'sub-a' },
+      { displayName: 'b', provider: 'IDPTWO', idptwoId: 'sub-b' },
+    ]);
+    expect(
+      await sqlState(handle.db.insert(member).values({ displayName: 'c', provider: 'IDPTWO', idptwoId: 'sub-a' })),
+    ).toBe(UNIQUE);
+  });
+
+  it('budget is unique per (member, category, year, month); budget_income per (member, year, month)', async () => {
+    const m = await newMember('budget@example.com');
+    await handle.db.insert(budget).values({ memberId: m.id, category: 'Food', year: 2025, month: 3, amount: 1000 });
+    await handle.db.insert(budget).values({ memberId: m.id, category: 'Food', year: 2025, month: 4, amount: 1000 });
+    expect(
+      await sqlState(
+        handle.db.insert(budget).values({ memberId: m.id, category: 'Food', year: 2025, month: 3, amount: 5 }),
+      ),
+    ).toBe(UNIQUE);
+    await handle.db.insert(budgetIncome).values({ memberId: m.id, year: 2025, month: 3, amount: 3_000_000 });
+    expect(
+      await sqlState(handle.db.insert(budgetIncome).values({ memberId: m.id, year: 2025, month: 3, amount: 1 })),
+    ).toBe(UNIQUE);
+    expect(
+      await sqlState(handle.db.insert(budgetIncome).values({ memberId: m.id, year: 2025, month: 13, amount: 1 })),
+    ).toBe(CHECK);
+  });
+
+  it('one vote and one report per member per target', async () => {
+    const author = await newMember('author@example.com');
+    const voter = await newMember('voter@example.com');
+    const [p] = await handle.db
+      .insert(post)
+      .values({ memberId: author.id, category: 'community', title: 't', body: 'b' })
+      .returning();
+    const [c] = await handle.db.insert(comment).values({ postId: p!.id, memberId: author.id, body: 'c' }).returning();
+
+    await handle.db.insert(postVote).values({ memberId: voter.id, postId: p!.id, direction: 'UP' });
+    expect(
+      await sqlState(handle.db.insert(postVote).values({ memberId: voter.id, postId: p!.id, direction: 'DOWN' })),
+    ).toBe(UNIQUE);
+    await handle.db.insert(commentVote).values({ memberId: voter.id, commentId: c!.id, direction: 'DOWN' });
+    expect(
+      await sqlState(handle.db.insert(commentVote).values({ memberId: voter.id, commentId: c!.id, direction: 'UP' })),
+    ).toBe(UNIQUE);
+
+    await handle.db.insert(report).values({ memberId: voter.id, targetType: 'POST', targetId: p!.id, reason: 'spam' });
+    expect(
+      await sqlState(handle.db.insert(report).values({ memberId: voter.id, targetType: 'POST', targetId: p!.id })),
+    ).toBe(UNIQUE);
+    // the same id as a comment is another target
+    await handle.db.insert(report).values({ memberId: voter.id, targetType: 'COMMENT', targetId: p!.id });
+  });
+
+  it('a purchase token is applied once', async () => {
+    const m = await newMember('buyer@example.com');
+    await handle.db.insert(iapPurchase).values({ memberId: m.id, productId: 'premium_monthly', purchaseToken: 'tok-1' });
+    expect(
+      await sqlState(
+        handle.db.insert(iapPurchase).values({ memberId: m.id, productId: 'premium_yearly', purchaseToken: 'tok-1' }),
+      ),
+    ).toBe(UNIQUE);
+    await handle.db.insert(storeNotification).values({ messageId: 'msg-1', payload: { a: 1 } });
+    expect(await sqlState(handle.db.insert(storeNotification).values({ messageId: 'msg-1', payload: {} }))).toBe(UNIQUE);
+  });
+
+  it('account_entry: (member, notif_key) unique, NULL keys repeat; installment_months is NULL or 2..24', async () => {
+    const m = await newMember('entries@example.com');
+    const other = await newMember('entries2@example.com');
+    const base = { memberId: m.id, type: 'EXPENSE' as const, amount: 12_000, entryDate: '2025-03-01' };
+    await handle.db.insert(accountEntry).values([base, base, { ...base, notifKey: 'k1', pending: true }]);
+    expect(await sqlState(handle.db.insert(accountEntry).values({ ...base, notifKey: 'k1' }))).toBe(UNIQUE);
+    await handle.db.insert(accountEntry).values({ ...base, memberId: other.id, notifKey: 'k1' });
+
+    await handle.db.insert(accountEntry).values([
+      { ...base, installmentMonths: 2 },
+      { ...base, installmentMonths: 24 },
+    ]);
+    expect(await sqlState(handle.db.insert(accountEntry).values({ ...base, installmentMonths: 1 }))).toBe(CHECK);
+    expect(await sqlState(handle.db.insert(accountEntry).values({ ...base, installmentMonths: 25 }))).toBe(CHECK);
+  });
+
+  it('category: unique name per (member, type, parent) also at top level; a parent with children cannot be deleted', async () => {
+    const m = await newMember('cats@example.com');
+    const [food] = await handle.db.insert(category).values({ memberId: m.id, name: 'Food', type: 'EXPENSE' }).returning();
+    expect(
+      await sqlState(handle.db.insert(category).values({ memberId: m.id, name: 'Food', type: 'EXPENSE' })),
+    ).toBe(UNIQUE);
+    await handle.db.insert(category).values({ memberId: m.id, name: 'Food', type: 'INCOME' });
+    await handle.db.insert(category).values({ memberId: m.id, name: 'Lunch', type: 'EXPENSE', parentId: food!.id });
+    expect(await sqlState(handle.db.delete(category).where(eq(category.id, food!.id)))).toBe(FOREIGN_KEY);
+
+    const other = await newMember('cats2@example.com');
+    expect(
+      await sqlState(
+        handle.db.insert(category).values({ memberId: other.id, name: 'X', type: 'EXPENSE', parentId: food!.id }),
+      ),
+    ).toBe(FOREIGN_KEY);
+
+    const [top] = await handle.db.insert(defaultCategory).values({ name: 'Food', type: 'EXPENSE' }).returning();
+    expect(await sqlState(handle.db.insert(defaultCategory).values({ name: 'Food', type: 'EXPENSE' }))).toBe(UNIQUE);
+    await handle.db.insert(defaultCategory).values({ name: 'Lunch', type: 'EXPENSE', parentId: top!.id });
+    expect(await sqlState(handle.db.delete(defaultCategory).where(eq(defaultCategory.id, top!.id)))).toBe(FOREIGN_KEY);
+  });
+
+  it('trade quantity must be positive and keeps 6 fractional digits', async () => {
+    const m = await newMember('investor@example.com');
+    const [h] = await handle.db.insert(investmentHolding).values({ memberId: m.id, name: 'ACME' }).returning();
+    const [t] = await handle.db
+      .insert(investmentTrade)
+      .values({ memberId: m.id, holdingId: h!.id, side: 'BUY', quantity: '1.123456', price: 1000, tradedAt: '2025-01-02' })
+      .returning();
+    expect(t!.quantity).toBe('1.123456');
+    expect(
+      await sqlState(
+        handle.db
+          .insert(investmentTrade)
+          .values({ memberId: m.id, holdingId: h!.id, side: 'SELL', quantity: '0', price: 1, tradedAt: '2025-01-02' }),
+      ),
+    ).toBe(CHECK);
+  });
+});
+
+describe('types through the driver', () => {
+  it('reads bigint money as numbers, dates as strings, bytea as Buffer, and supports relational queries', async () => {
+    const m = await newMember('types@example.com');
+    const [a] = await handle.db
+      .insert(account)
+      .values({ memberId: m.id, name: 'Wallet', type: 'CASH', balance: 9_007_199_254_740_991 })
+      .returning();
+    expect(a!.balance).toBe(Number.MAX_SAFE_INTEGER);
+    const [e] = await handle.db
+      .insert(accountEntry)
+      .values({ memberId: m.id, accountId: a!.id, type: 'EXPENSE', amount: 5000, entryDate: '2025-02-28' })
+      .returning();
+    expect(e!.entryDate).toBe('2025-02-28');
+    expect(e!.amount).toBe(5000);
+    expect(e!.createdAt).toBeInstanceOf(Date);
+    const [tg] = await handle.db.insert(tag).values({ memberId: m.id, name: 'trip' }).returning();
+    await handle.db.insert(entryTag).values({ entryId: e!.id, tagId: tg!.id });
+
+    const bytes = Buffer.from([0, 1, 2, 255]);
+    const [img] = await handle.db
+      .insert(boardImage)
+      .values({ memberId: m.id, contentType: 'image/png', bytes, byteSize: bytes.length })
+      .returning();
+    expect(img!.id).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    const [read] = await handle.db.select().from(boardImage).where(eq(boardImage.id, img!.id));
+    expect(Buffer.isBuffer(read!.bytes)).toBe(true);
+    expect(read!.bytes.equals(bytes)).toBe(true);
+
+    const loaded = await handle.db.query.member.findFirst({
+      where: eq(member.id, m.id),
+      with: { entries: { with: { account: true, entryTags: { with: { tag: true } } } } },
+    });
+    expect(loaded?.entries[0]?.account?.name).toBe('Wallet');
+    expect(loaded?.entries[0]?.entryTags.map((x) => x.tag.name)).toEqual(['trip']);
+
+    const [group] = await handle.db.insert(tagCategory).values({ name: 'Topics', boards: ['saving', 'tips'] }).returning();
+    expect(group!.boards).toEqual(['saving', 'tips']);
+    await handle.db.insert(boardTag).values({ tagCategoryId: group!.id, name: 'frugal' });
+
+    await handle.db.insert(appSetting).values({ key: 'signup_enabled', value: true });
+    const [setting] = await handle.db.select().from(appSetting).where(eq(appSetting.key, 'signup_enabled'));
+    expect(setting!.value).toBe(true);
+  });
+});
+
+describe('member deletion', () => {
+  it('cascades to every row of the member, including other members’ votes/comments/reports on their posts', async () => {
+    const db = handle.db;
+    const gone = await newMember('gone@example.com');
+    const stay = await newMember('stay@example.com');
+    const id = gone.id;
+
+    await db.insert(authSession).values({
+      tokenHash: `h-${id}`,
+      memberId: id,
+      displayName: 'gone',
+      plan: 'FREE',
+      role: 'USER',
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    await db.insert(pointHistory).values({ memberId: id, amount: 10, reason: 'POST' });
+    const [acc] = await db.insert(account).values({ memberId: id, name: 'Card', type: 'CARD' }).returning();
+    const [top] = await db.insert(category).values({ memberId: id, name: 'Food', type: 'EXPENSE' }).returning();
+    await db.insert(category).values({ memberId: id, name: 'Lunch', type: 'EXPENSE', parentId: top!.id });
+    const [entry] = await db
+      .insert(accountEntry)
+      .values({ memberId: id, accountId: acc!.id, type: 'EXPENSE', amount: 1, entryDate: '2025-01-01', notifKey: 'n' })
+      .returning();
+    const [tg] = await db.insert(tag).values({ memberId: id, name: 't' }).returning();
+    await db.insert(entryTag).values({ entryId: entry!.id, tagId: tg!.id });
+    await db.insert(budget).values({ memberId: id, category: 'Food', year: 2025, month: 1, amount: 1 });
+    await db.insert(budgetIncome).values({ memberId: id, year: 2025, month: 1, amount: 1 });
+    await db
+      .insert(budgetOnetime)
+      .values({ memberId: id, name: 'Trip', amount: 1, startDate: '2025-01-01', endDate: '2025-01-31' });
+    await db.insert(recurring).values({
+      memberId: id,
+      name: 'Rent',
+      type: 'EXPENSE',
+      amount: 1,
+      accountId: acc!.id,
+      frequency: 'MONTHLY',
+      dayOfMonth: 25,
+      startDate: '2025-01-01',
+    });
+    await db.insert(quickEntry).values({ memberId: id, name: 'Coffee', accountId: acc!.id, amount: 4500 });
+    const [h] = await db.insert(investmentHolding).values({ memberId: id, name: 'ACME', quantity: '1' }).returning();
+    await db
+      .insert(investmentTrade)
+      .values({ memberId: id, holdingId: h!.id, side: 'BUY', quantity: '1', price: 10, tradedAt: '2025-01-01' });
+    await db
+      .insert(boardImage)
+      .values({ memberId: id, contentType: 'image/png', bytes: Buffer.from([1]), byteSize: 1 });
+    await db.insert(iapPurchase).values({ memberId: id, productId: 'p', purchaseToken: `gone-${id}` });
+
+    // board: own post with others' comment/votes/report; own comment/votes/report on another member's post
+    const [own] = await db.insert(post).values({ memberId: id, category: 'tips', title: 'a', body: 'b' }).returning();
+    const [theirs] = await db
+      .insert(post)
+      .values({ memberId: stay.id, category: 'saving', title: 'c', body: 'd' })
+      .returning();
+    const [otherOnOwn] = await db.insert(comment).values({ postId: own!.id, memberId: stay.id, body: 'x' }).returning();
+    const [ownOnTheirs] = await db.insert(comment).values({ postId: theirs!.id, memberId: id, body: 'y' }).returning();
+    await db.insert(postVote).values([
+      { memberId: stay.id, postId: own!.id, direction: 'UP' },
+      { memberId: id, postId: theirs!.id, direction: 'DOWN' },
+    ]);
+    await db.insert(commentVote).values([
+      { memberId: stay.id, commentId: ownOnTheirs!.id, direction: 'UP' },
+      { memberId: id, commentId: otherOnOwn!.id, direction: 'UP' },
+    ]);
+    await db.insert(report).values({ memberId: id, targetType: 'POST', targetId: theirs!.id });
+
+    // every table holding a member_id has a row of this member (so the check below covers them all)
+    const memberTables = await handle.sql<{ table_name: string }[]>`
+      select table_name from information_schema.columns
+      where table_schema = 'public' and column_name = 'member_id' order by table_name`;
+    expect(memberTables.length).toBeGreaterThanOrEqual(20);
+    const countOf = async (table: string) => {
+      const [row] = await handle.sql<{ n: number }[]>`
+        select count(*)::int as n from ${handle.sql(table)} where member_id = ${id}`;
+      return row!.n;
+    };
+    for (const { table_name } of memberTables) expect(await countOf(table_name), table_name).toBeGreaterThan(0);
+
+    await db.delete(member).where(eq(member.id, id));
+
+    for (const { table_name } of memberTables) expect(await countOf(table_name), table_name).toBe(0);
+    const [tagLinks] = await handle.sql<{ n: number }[]>`
+      select count(*)::int as n from entry_tag where entry_id = ${entry!.id}`;
+    expect(tagLinks!.n).toBe(0);
+    const [onOwnPost] = await handle.sql<{ n: number }[]>`
+      select (select count(*) from comment where post_id = ${own!.id})
+           + (select count(*) from post_vote where post_id = ${own!.id})
+           + (select count(*) from comment_vote where comment_id = ${otherOnOwn!.id})
+           + (select count(*) from comment_vote where comment_id = ${ownOnTheirs!.id}) as n`;
+    expect(Number(onOwnPost!.n)).toBe(0);
+    // the other member is untouched
+    const [theirPost] = await db.select().from(post).where(eq(post.id, theirs!.id));
+    expect(theirPost?.memberId).toBe(stay.id);
+  });
+});
