@@ -6,6 +6,7 @@ import {
   errorResponses,
   IdParamSchema,
   IdSchema,
+  LedgerTypeSchema,
   listOf,
   meta,
   nameSchema,
@@ -47,7 +48,7 @@ export type SignupSetting = z.infer<typeof SignupSettingSchema>;
 // Categories (shared with the ledger's member categories)
 // ---------------------------------------------------------------------------
 
-export const CategoryTypeSchema = z.enum(['INCOME', 'EXPENSE']);
+export const CategoryTypeSchema = LedgerTypeSchema;
 export type CategoryType = z.infer<typeof CategoryTypeSchema>;
 export const CATEGORY_NAME_MAX = 30;
 export const CategoryNameSchema = nameSchema(CATEGORY_NAME_MAX);

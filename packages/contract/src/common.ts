@@ -158,21 +158,29 @@ export const YearQuerySchema = z.coerce.number().int().min(1970).max(9999);
 export const MonthQuerySchema = z.coerce.number().int().min(1).max(12);
 
 // ---------------------------------------------------------------------------
-// Decimal strings (quantities, rates) — numeric(18,6)
+// Decimal strings (quantities, rates)
 // ---------------------------------------------------------------------------
 
-const DECIMAL_RE = /^\d{1,12}(\.\d{1,6})?$/;
+/**
+ * A non-negative decimal string with at most `integerDigits` digits before and
+ * `fractionDigits` digits after the point (numeric(integerDigits + fractionDigits, fractionDigits)).
+ */
+export const decimalString = (integerDigits: number, fractionDigits: number) =>
+  z
+    .string()
+    .regex(
+      new RegExp(`^\\d{1,${integerDigits}}(\\.\\d{1,${fractionDigits}})?$`),
+      `expected a decimal string with at most ${integerDigits} integer and ${fractionDigits} fractional digits`,
+    )
+    .describe(`Decimal string, numeric(${integerDigits + fractionDigits},${fractionDigits})`);
 
-/** Non-negative decimal string, at most 12 integer and 6 fractional digits (numeric(18,6)). */
-export const DecimalSchema = z
-  .string()
-  .regex(DECIMAL_RE, 'expected a decimal string with at most 12 integer and 6 fractional digits')
-  .describe('Decimal string, numeric(18,6)');
+/** Non-negative decimal string, numeric(18,6): at most 12 integer and 6 fractional digits. */
+export const DecimalSchema = decimalString(12, 6);
 
-/** A decimal string greater than zero (trade quantity). */
+/** A decimal string greater than zero (trade quantity), numeric(18,6). */
 export const QuantitySchema = DecimalSchema.refine((s) => /[1-9]/.test(s), 'must be greater than 0');
 
-/** A rate (interest percent, exchange rate) as a decimal string. */
+/** A rate (exchange rate) as a decimal string, numeric(18,6). */
 export const RateSchema = DecimalSchema;
 
 /** ISO-4217-style three-letter upper-case currency code. */
@@ -220,6 +228,10 @@ export type ReorderBody = z.infer<typeof ReorderBodySchema>;
 
 /** Trimmed, non-empty name. */
 export const nameSchema = (max: number) => z.string().trim().min(1).max(max);
+
+/** Income or expense: entries, categories, recurring transactions, quick entries. */
+export const LedgerTypeSchema = z.enum(['INCOME', 'EXPENSE']);
+export type LedgerType = z.infer<typeof LedgerTypeSchema>;
 
 /** Member-visible plans. */
 export const PlanSchema = z.enum(['FREE', 'PREMIUM']);

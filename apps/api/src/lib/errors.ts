@@ -1,0 +1,77 @@
+/**
+ * Typed errors thrown by services. The error handler turns each into an RFC 9457 problem body
+ * whose `code` is stable: clients branch on it.
+ */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: { errors?: FieldIssue[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationFailedError extends AppError {
+  constructor(errors: FieldIssue[], message = 'The request is not valid.') {
+    super(400, 'VALIDATION_FAILED', message, { errors });
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(code: string, message: string) {
+    super(400, code, message);
+  }
+}
+
+export class UnauthenticatedError extends AppError {
+  constructor(message = 'Log in to use this operation.') {
+    super(401, 'UNAUTHENTICATED', message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(code = 'FORBIDDEN', message = 'You may not use this operation.') {
+    super(403, code, message);
+  }
+}
+
+export class PremiumRequiredError extends ForbiddenError {
+  constructor() {
+    super('PREMIUM_REQUIRED', 'This operation needs a PREMIUM membership.');
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(what = 'resource') {
+    super(404, 'NOT_FOUND', `The ${what} does not exist.`);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(code: string, message: string) {
+    super(409, code, message);
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(429, 'RATE_LIMITED', `Too many attempts. Try again in ${seconds} seconds.`, {
+      headers: { 'retry-after': String(seconds) },
+    });
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor(code = 'SERVICE_UNAVAILABLE', message = 'The service is not available right now.') {
+    super(503, code, message);
+  }
+}

@@ -1,0 +1,117 @@
+import {
+  account,
+  accountEntry,
+  authSession,
+  boardImage,
+  budget,
+  budgetIncome,
+  budgetOnetime,
+  category,
+  comment,
+  commentVote,
+  type DbOrTx,
+  iapPurchase,
+  investmentHolding,
+  investmentTrade,
+  member,
+  pointHistory,
+  post,
+  postVote,
+  quickEntry,
+  recurring,
+  report,
+  tag,
+  type Transaction,
+} from '@nestegg/db';
+import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../../lib/errors.js';
+
+/**
+ * Deletes a member and everything of theirs, in the spec's order (board data, ledger data, points,
+ * purchase records, sessions, the member), in one transaction; then drops their cached sessions.
+ * Used by withdrawal and by the admin's member delete.
+ */
+export async function deleteMemberCompletely(app: FastifyInstance, memberId: number): Promise<void> {
+  const tokenHashes = await app.db.transaction(async (tx) => {
+    const [found] = await tx.select({ id: member.id }).from(member).where(eq(member.id, memberId)).for('update');
+    if (!found) throw new NotFoundError('member');
+    await deleteBoardData(tx, memberId);
+    await deleteLedgerData(tx, memberId);
+    await tx.delete(pointHistory).where(eq(pointHistory.memberId, memberId));
+    await tx.delete(iapPurchase).where(eq(iapPurchase.memberId, memberId));
+    const sessions = await tx
+      .delete(authSession)
+      .where(eq(authSession.memberId, memberId))
+      .returning({ tokenHash: authSession.tokenHash });
+    await tx.delete(member).where(eq(member.id, memberId));
+    return sessions.map((session) => session.tokenHash);
+  });
+  await app.sessions.forgetCached(tokenHashes);
+}
+
+async function deleteBoardData(tx: Transaction, memberId: number): Promise<void> {
+  const ownPosts = tx.select({ id: post.id }).from(post).where(eq(post.memberId, memberId));
+  const commentsToGo = tx
+    .select({ id: comment.id })
+    .from(comment)
+    .where(or(eq(comment.memberId, memberId), inArray(comment.postId, ownPosts)));
+
+  // Reports point at their target without a foreign key: remove the ones on content that is going away.
+  await tx
+    .delete(report)
+    .where(
+      or(
+        and(eq(report.targetType, 'POST'), inArray(report.targetId, ownPosts)),
+        and(eq(report.targetType, 'COMMENT'), inArray(report.targetId, commentsToGo)),
+      ),
+    );
+  await withdrawVotesAndReports(tx, memberId);
+  await tx.delete(comment).where(inArray(comment.id, commentsToGo));
+  await tx.delete(post).where(eq(post.memberId, memberId));
+  await tx.delete(boardImage).where(eq(boardImage.memberId, memberId));
+}
+
+/** The member's votes and reports on other members' content go, and those counters drop with them. */
+async function withdrawVotesAndReports(tx: Transaction, memberId: number): Promise<void> {
+  await tx.execute(sql`
+    with removed as (delete from ${postVote} where ${postVote.memberId} = ${memberId} returning post_id, direction),
+    tally as (
+      select post_id, count(*) filter (where direction = 'UP') as ups, count(*) filter (where direction = 'DOWN') as downs
+      from removed group by post_id
+    )
+    update ${post} set up_count = greatest(up_count - tally.ups, 0), down_count = greatest(down_count - tally.downs, 0)
+    from tally where ${post.id} = tally.post_id`);
+  await tx.execute(sql`
+    with removed as (delete from ${commentVote} where ${commentVote.memberId} = ${memberId} returning comment_id, direction),
+    tally as (
+      select comment_id, count(*) filter (where direction = 'UP') as ups, count(*) filter (where direction = 'DOWN') as downs
+      from removed group by comment_id
+    )
+    update ${comment} set up_count = greatest(up_count - tally.ups, 0), down_count = greatest(down_count - tally.downs, 0)
+    from tally where ${comment.id} = tally.comment_id`);
+  await tx.execute(sql`
+    with removed as (delete from ${report} where ${report.memberId} = ${memberId} returning target_type, target_id),
+    on_posts as (
+      update ${post} set report_count = greatest(report_count - 1, 0)
+      from removed where removed.target_type = 'POST' and ${post.id} = removed.target_id
+    )
+    update ${comment} set report_count = greatest(report_count - 1, 0)
+    from removed where removed.target_type = 'COMMENT' and ${comment.id} = removed.target_id`);
+}
+
+async function deleteLedgerData(tx: DbOrTx, memberId: number): Promise<void> {
+  await tx.delete(investmentTrade).where(eq(investmentTrade.memberId, memberId));
+  await tx.delete(investmentHolding).where(eq(investmentHolding.memberId, memberId));
+  await tx.delete(accountEntry).where(eq(accountEntry.memberId, memberId));
+  await tx.delete(recurring).where(eq(recurring.memberId, memberId));
+  await tx.delete(quickEntry).where(eq(quickEntry.memberId, memberId));
+  await tx.delete(budget).where(eq(budget.memberId, memberId));
+  await tx.delete(budgetIncome).where(eq(budgetIncome.memberId, memberId));
+  await tx.delete(budgetOnetime).where(eq(budgetOnetime.memberId, memberId));
+  await tx.delete(tag).where(eq(tag.memberId, memberId));
+  // Sub-categories first: a parent with children cannot be deleted.
+  await tx.delete(category).where(and(eq(category.memberId, memberId), isNotNull(category.parentId)));
+  await tx.delete(category).where(eq(category.memberId, memberId));
+  await tx.delete(account).where(eq(account.memberId, memberId));
+}

@@ -1,0 +1,15 @@
+import { contract } from '@nestegg/contract';
+import type { FastifyInstance } from 'fastify';
+import { registerContractRouter } from '../../lib/contract-router.js';
+import { credentialsHandlers } from './credentials.routes.js';
+import { identityProviderHandlers } from './identity-providers.routes.js';
+import { profileHandlers } from './profile.routes.js';
+
+/** The member area (`/api/auth/...`). */
+export default async function authModule(app: FastifyInstance) {
+  registerContractRouter(app, contract.auth, {
+    ...credentialsHandlers(app),
+    ...identityProviderHandlers(app),
+    ...profileHandlers(app),
+  });
+}

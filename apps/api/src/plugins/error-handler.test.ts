@@ -1,0 +1,92 @@
+import { Writable } from 'node:stream';
+import { initContract } from '@ts-rest/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { registerContractRouter } from '../lib/contract-router.js';
+import { ConflictError } from '../lib/errors.js';
+import { useTestApp } from '../test/app.js';
+
+const logLines: Record<string, unknown>[] = [];
+const logStream = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
+    done();
+  },
+});
+
+const c = initContract();
+const probeContract = c.router({
+  create: {
+    method: 'POST',
+    path: '/api/probe/things',
+    body: z.object({ name: z.string().min(1), count: z.number().int() }),
+    responses: { 201: z.object({ name: z.string() }) },
+    metadata: { auth: 'public' } as const,
+  },
+});
+
+describe('error handler', () => {
+  const app = useTestApp({}, { logger: { level: 'error', stream: logStream } });
+
+  beforeAll(async () => {
+    await app.current.register(async (scope) => {
+      registerContractRouter(scope, probeContract, {
+        create: async ({ body }) => ({ status: 201, body: { name: body.name } }),
+      });
+      scope.get('/api/probe/crash', async () => {
+        throw new Error('secret connection string postgres://user:pw@db');
+      });
+      scope.get('/api/probe/conflict', async () => {
+        throw new ConflictError('NAME_TAKEN', 'That name is taken.');
+      });
+    });
+  });
+
+  it('answers malformed JSON with 400 MALFORMED_JSON as problem+json', async () => {
+    const response = await app.current.inject({
+      method: 'POST',
+      url: '/api/probe/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": "a",',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.json()).toMatchObject({ status: 400, code: 'MALFORMED_JSON', type: 'about:blank', title: 'Bad Request' });
+  });
+
+  it('answers a body that breaks the contract with 400 VALIDATION_FAILED listing each field', async () => {
+    const response = await app.current.inject({ method: 'POST', url: '/api/probe/things', payload: { name: '', count: 1.5 } });
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body.code).toBe('VALIDATION_FAILED');
+    expect(body.errors.map((issue: { path: string }) => issue.path).sort()).toEqual(['body.count', 'body.name']);
+  });
+
+  it('answers an unknown route with 404 NOT_FOUND', async () => {
+    const response = await app.current.inject({ method: 'GET', url: '/api/nowhere?x=1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.json()).toMatchObject({ code: 'NOT_FOUND', instance: '/api/nowhere' });
+  });
+
+  it('turns a typed service error into its status and stable code', async () => {
+    const response = await app.current.inject({ method: 'GET', url: '/api/probe/conflict' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({ code: 'NAME_TAKEN', detail: 'That name is taken.' });
+  });
+
+  it('answers an unhandled error with 500, logs method and path, and shows no internals', async () => {
+    const response = await app.current.inject({ method: 'GET', url: '/api/probe/crash' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toMatchObject({ code: 'INTERNAL_ERROR', status: 500 });
+    expect(response.body).not.toContain('secret');
+    expect(response.body).not.toContain('postgres://');
+    const logged = logLines.find((line) => line.path === '/api/probe/crash');
+    expect(logged).toMatchObject({ method: 'GET', path: '/api/probe/crash', level: 50 });
+  });
+
+  it('echoes a request id on every response', async () => {
+    const response = await app.current.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    expect(response.headers['x-request-id']).toBe('abc-123');
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/app.js';
+import { contractRoutes } from '../test/contract-routes.js';
+
+describe('OpenAPI document', () => {
+  const app = useTestApp();
+
+  it('is served at /api/openapi.json and lists every route of the contract', async () => {
+    const response = await app.current.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(document.openapi).toMatch(/^3\./);
+    const missing = contractRoutes()
+      .map((route) => ({ method: route.method.toLowerCase(), path: route.path.replace(/:([A-Za-z]+)/g, '{$1}') }))
+      .filter(({ method, path }) => !document.paths[path]?.[method])
+      .map(({ method, path }) => `${method} ${path}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('has an interactive docs page', async () => {
+    const response = await app.current.inject({ method: 'GET', url: '/api/docs/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+  });
+});

@@ -1,0 +1,19 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { buildOpenApiDocument } from '@nestegg/contract/openapi';
+import fp from 'fastify-plugin';
+
+export interface OpenApiPluginOptions {
+  publicUrl: string;
+}
+
+/** Serves the contract's OpenAPI document at /api/openapi.json and an interactive page at /api/docs. */
+export default fp<OpenApiPluginOptions>(
+  async (app, options) => {
+    const document = buildOpenApiDocument({ serverUrl: options.publicUrl });
+    await app.register(swagger, { mode: 'static', specification: { document: document as never } });
+    await app.register(swaggerUi, { routePrefix: '/api/docs' });
+    app.get('/api/openapi.json', async () => document);
+  },
+  { name: 'openapi' },
+);

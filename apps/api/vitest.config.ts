@@ -1,0 +1,3 @@
+import { integrationTestConfig } from '@nestegg/testing/vitest-preset';
+
+export default integrationTestConfig();

@@ -1,0 +1,335 @@
+/** Ledger entries, card-notification parsing and pending entries, quick-entry templates. */
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import {
+  CurrencySchema,
+  DateSchema,
+  decimalString,
+  errorResponses,
+  IdParamSchema,
+  IdSchema,
+  InstantSchema,
+  LedgerTypeSchema,
+  listOf,
+  meta,
+  NonNegativeMoneySchema,
+  PageQuerySchema,
+  paginated,
+  PositiveMoneySchema,
+  QueryBooleanSchema,
+  RateSchema,
+  SortOrderSchema,
+} from '../common.js';
+import {
+  CategoryRefSchema,
+  DateRangeQuerySchema,
+  ENTRY_TAGS_MAX,
+  MemoSchema,
+  OptionalIdQuerySchema,
+  TagNameSchema,
+  TEMPLATE_NAME_MAX,
+} from './shared.js';
+
+const c = initContract();
+
+// ---------------------------------------------------------------------------
+// Entries
+// ---------------------------------------------------------------------------
+
+export const INSTALLMENT_MIN = 2;
+export const INSTALLMENT_MAX = 24;
+export const InstallmentMonthsSchema = z.number().int().min(INSTALLMENT_MIN).max(INSTALLMENT_MAX);
+
+/** Amount in the foreign currency: numeric(18,4). */
+export const OriginalAmountSchema = decimalString(14, 4);
+
+/** Writable fields of an entry (create uses them as is, update as a partial). */
+export const EntryFieldsSchema = z.object({
+  type: LedgerTypeSchema,
+  amount: PositiveMoneySchema.describe('Local-currency amount (the converted value for a foreign entry)'),
+  date: DateSchema,
+  memo: MemoSchema.nullable().optional().describe('Merchant or description'),
+  category: CategoryRefSchema.nullable().optional().describe('Category name (the sub-category with two levels)'),
+  accountId: IdSchema.nullable().optional().describe('Wallet'),
+  tags: z
+    .array(TagNameSchema)
+    .max(ENTRY_TAGS_MAX)
+    .refine((t) => new Set(t).size === t.length, 'tags must be unique')
+    .optional()
+    .describe('Tag names (premium); unknown names are created'),
+  currency: CurrencySchema.nullable().optional().describe('Foreign currency; requires originalAmount and exchangeRate'),
+  originalAmount: OriginalAmountSchema.nullable().optional(),
+  exchangeRate: RateSchema.nullable().optional().describe('Local units per one foreign unit'),
+  installmentMonths: InstallmentMonthsSchema.nullable()
+    .optional()
+    .describe('2..24 for a card instalment expense; null for lump sum'),
+});
+
+type EntryFieldsInput = Partial<z.infer<typeof EntryFieldsSchema>>;
+/**
+ * A foreign-currency entry carries currency, originalAmount and exchangeRate together.
+ * On create a missing currency forbids the other two; on update only a sent currency is checked
+ * (`null` turns the entry back into a local one).
+ */
+const checkEntryFields =
+  (mode: 'create' | 'update') =>
+  (v: EntryFieldsInput, ctx: z.RefinementCtx): void => {
+    const issue = (path: string, message: string) =>
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+    if (v.currency != null) {
+      if (v.originalAmount == null) issue('originalAmount', 'required with currency');
+      if (v.exchangeRate == null) issue('exchangeRate', 'required with currency');
+    } else if (mode === 'create' || v.currency === null) {
+      if (v.originalAmount != null) issue('originalAmount', 'only with currency');
+      if (v.exchangeRate != null) issue('exchangeRate', 'only with currency');
+    }
+    if (v.installmentMonths != null && v.type === 'INCOME') issue('installmentMonths', 'only for expenses');
+  };
+
+export const CreateEntryRequestSchema = EntryFieldsSchema.superRefine(checkEntryFields('create'));
+export type CreateEntryRequest = z.infer<typeof CreateEntryRequestSchema>;
+/** Omitted fields stay as they are; `null` clears a nullable field. */
+export const UpdateEntryRequestSchema = EntryFieldsSchema.partial().superRefine(checkEntryFields('update'));
+export type UpdateEntryRequest = z.infer<typeof UpdateEntryRequestSchema>;
+
+export const EntrySchema = z.object({
+  id: IdSchema,
+  type: LedgerTypeSchema,
+  amount: PositiveMoneySchema,
+  date: DateSchema,
+  memo: z.string().nullable(),
+  category: z.string().nullable(),
+  accountId: IdSchema.nullable(),
+  tags: z.array(z.string()),
+  currency: CurrencySchema.nullable(),
+  originalAmount: OriginalAmountSchema.nullable(),
+  exchangeRate: RateSchema.nullable(),
+  installmentMonths: InstallmentMonthsSchema.nullable(),
+  pending: z.boolean().describe('true for an unconfirmed entry created from a card notification'),
+  notifKey: z.string().nullable(),
+  createdAt: InstantSchema,
+  updatedAt: InstantSchema,
+});
+export type Entry = z.infer<typeof EntrySchema>;
+
+export const EntryListQuerySchema = PageQuerySchema.merge(DateRangeQuerySchema).extend({
+  type: LedgerTypeSchema.optional(),
+  category: z.string().trim().min(1).max(30).optional().describe('Exact category name'),
+  accountId: OptionalIdQuerySchema,
+  tag: z.string().trim().min(1).max(30).optional(),
+  q: z.string().trim().min(1).max(100).optional().describe('Case-insensitive search in the memo'),
+  pending: QueryBooleanSchema.optional(),
+});
+export type EntryListQuery = z.infer<typeof EntryListQuerySchema>;
+
+export const EntryPageSchema = paginated(EntrySchema).extend({
+  incomeTotal: NonNegativeMoneySchema.describe('Sum of INCOME amounts matching the filter (all pages)'),
+  expenseTotal: NonNegativeMoneySchema.describe('Sum of EXPENSE amounts matching the filter (all pages)'),
+});
+export type EntryPage = z.infer<typeof EntryPageSchema>;
+
+// ---------------------------------------------------------------------------
+// Card notifications
+// ---------------------------------------------------------------------------
+
+export const NOTIFICATION_TEXT_MAX = 2000;
+export const NotificationKindSchema = z.enum(['APPROVAL', 'CANCELLATION']);
+export type NotificationKind = z.infer<typeof NotificationKindSchema>;
+
+export const ParseRequestSchema = z.object({
+  text: z.string().trim().min(1).max(NOTIFICATION_TEXT_MAX).describe('SMS or push text'),
+});
+export type ParseRequest = z.infer<typeof ParseRequestSchema>;
+
+export const ParsedNotificationSchema = z.object({
+  ignored: z.literal(false),
+  cardCompany: z.string().nullable(),
+  amount: PositiveMoneySchema,
+  merchant: z.string().nullable(),
+  kind: NotificationKindSchema,
+  approved: z.boolean().describe('true for an approval'),
+  installmentMonths: InstallmentMonthsSchema.nullable(),
+});
+export type ParsedNotification = z.infer<typeof ParsedNotificationSchema>;
+export const IgnoredNotificationSchema = z.object({
+  ignored: z.literal(true).describe('Not a card approval or cancellation (e.g. an advertisement)'),
+});
+export type IgnoredNotification = z.infer<typeof IgnoredNotificationSchema>;
+export const ParseResultSchema = z.union([ParsedNotificationSchema, IgnoredNotificationSchema]);
+export type ParseResult = z.infer<typeof ParseResultSchema>;
+
+export const NotificationRequestSchema = ParseRequestSchema.extend({
+  receivedAt: InstantSchema.optional().describe('When the device received it; defaults to now'),
+  notifKey: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('De-duplication key; derived from the text and receivedAt when omitted'),
+  accountId: IdSchema.optional().describe('Wallet chosen on the device; corrected to the matched card'),
+});
+export type NotificationRequest = z.infer<typeof NotificationRequestSchema>;
+
+export const NotificationCreatedSchema = z.object({ created: z.literal(true), entry: EntrySchema });
+export type NotificationCreated = z.infer<typeof NotificationCreatedSchema>;
+export const NotificationSkippedSchema = z.object({
+  created: z.literal(false),
+  reason: z
+    .enum(['IGNORED', 'CANCELLATION', 'DUPLICATE'])
+    .describe('No approval signal, a cancellation, or an already recorded notification'),
+});
+export type NotificationSkipped = z.infer<typeof NotificationSkippedSchema>;
+
+export const PendingCountSchema = z.object({ count: z.number().int().min(0) });
+export type PendingCount = z.infer<typeof PendingCountSchema>;
+
+// ---------------------------------------------------------------------------
+// Quick entries
+// ---------------------------------------------------------------------------
+
+export const QuickEntryFieldsSchema = z.object({
+  name: z.string().trim().min(1).max(TEMPLATE_NAME_MAX),
+  type: LedgerTypeSchema.default('EXPENSE'),
+  amount: NonNegativeMoneySchema.nullable().optional(),
+  category: CategoryRefSchema.nullable().optional(),
+  accountId: IdSchema.nullable().optional(),
+  memo: MemoSchema.nullable().optional(),
+  sortOrder: SortOrderSchema.optional().describe('Omit on create to place it last'),
+});
+export const CreateQuickEntryRequestSchema = QuickEntryFieldsSchema;
+export type CreateQuickEntryRequest = z.infer<typeof CreateQuickEntryRequestSchema>;
+export const UpdateQuickEntryRequestSchema = QuickEntryFieldsSchema.extend({ type: LedgerTypeSchema }).partial();
+export type UpdateQuickEntryRequest = z.infer<typeof UpdateQuickEntryRequestSchema>;
+export const QuickEntrySchema = z.object({
+  id: IdSchema,
+  name: z.string(),
+  type: LedgerTypeSchema,
+  amount: NonNegativeMoneySchema.nullable(),
+  category: z.string().nullable(),
+  accountId: IdSchema.nullable(),
+  memo: z.string().nullable(),
+  sortOrder: SortOrderSchema,
+});
+export type QuickEntry = z.infer<typeof QuickEntrySchema>;
+export const QuickEntryListSchema = listOf(QuickEntrySchema);
+export type QuickEntryList = z.infer<typeof QuickEntryListSchema>;
+
+// ---------------------------------------------------------------------------
+// Routes
+// ---------------------------------------------------------------------------
+
+export const entriesContract = c.router({
+  list: {
+    method: 'GET',
+    path: '/api/account/entries',
+    summary: 'Entries matching the filters, newest date first',
+    query: EntryListQuerySchema,
+    responses: { 200: EntryPageSchema, ...errorResponses(400, 401) },
+    metadata: meta('login'),
+  },
+  create: {
+    method: 'POST',
+    path: '/api/account/entries',
+    summary: 'Record an entry',
+    body: CreateEntryRequestSchema,
+    responses: { 201: EntrySchema, ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('login'),
+  },
+  get: {
+    method: 'GET',
+    path: '/api/account/entries/:id',
+    summary: 'One entry',
+    pathParams: IdParamSchema,
+    responses: { 200: EntrySchema, ...errorResponses(400, 401, 404) },
+    metadata: meta('login'),
+  },
+  update: {
+    method: 'PUT',
+    path: '/api/account/entries/:id',
+    summary: 'Change an entry (omitted fields are kept)',
+    pathParams: IdParamSchema,
+    body: UpdateEntryRequestSchema,
+    responses: { 200: EntrySchema, ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('login'),
+  },
+  delete: {
+    method: 'DELETE',
+    path: '/api/account/entries/:id',
+    summary: 'Delete an entry',
+    pathParams: IdParamSchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
+    metadata: meta('login'),
+  },
+  parse: {
+    method: 'POST',
+    path: '/api/account/entries/parse',
+    summary: 'Parse a card message or push text; nothing is saved',
+    body: ParseRequestSchema,
+    responses: { 200: ParseResultSchema, ...errorResponses(400, 401) },
+    metadata: meta('login'),
+  },
+  notification: {
+    method: 'POST',
+    path: '/api/account/entries/notification',
+    summary: 'Create a pending expense from a card notification (duplicates create nothing)',
+    body: NotificationRequestSchema,
+    responses: {
+      200: NotificationSkippedSchema,
+      201: NotificationCreatedSchema,
+      ...errorResponses(400, 401, 403),
+    },
+    metadata: meta('premium'),
+  },
+  confirm: {
+    method: 'POST',
+    path: '/api/account/entries/:id/confirm',
+    summary: 'Confirm a pending entry (idempotent)',
+    pathParams: IdParamSchema,
+    body: c.noBody(),
+    responses: { 200: EntrySchema, ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('premium'),
+  },
+  pendingCount: {
+    method: 'GET',
+    path: '/api/account/entries/pending/count',
+    summary: 'Number of pending entries',
+    responses: { 200: PendingCountSchema, ...errorResponses(401, 403) },
+    metadata: meta('premium'),
+  },
+});
+
+export const quickEntriesContract = c.router({
+  list: {
+    method: 'GET',
+    path: '/api/account/quick-entries',
+    summary: 'Quick-entry templates by sortOrder',
+    responses: { 200: QuickEntryListSchema, ...errorResponses(401) },
+    metadata: meta('login'),
+  },
+  create: {
+    method: 'POST',
+    path: '/api/account/quick-entries',
+    summary: 'Create a template',
+    body: CreateQuickEntryRequestSchema,
+    responses: { 201: QuickEntrySchema, ...errorResponses(400, 401, 404) },
+    metadata: meta('login'),
+  },
+  update: {
+    method: 'PUT',
+    path: '/api/account/quick-entries/:id',
+    summary: 'Change a template (omitted fields are kept)',
+    pathParams: IdParamSchema,
+    body: UpdateQuickEntryRequestSchema,
+    responses: { 200: QuickEntrySchema, ...errorResponses(400, 401, 404) },
+    metadata: meta('login'),
+  },
+  delete: {
+    method: 'DELETE',
+    path: '/api/account/quick-entries/:id',
+    summary: 'Delete a template',
+    pathParams: IdParamSchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
+    metadata: meta('login'),
+  },
+});

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, inject } from 'vitest';
+import { createDatabaseFromTemplate, type TestDatabase } from './postgres.js';
+import { createTestRedis, type TestRedis } from './redis.js';
+import './provided-context.js';
+
+export interface Lazy<T> {
+  readonly current: T;
+}
+
+function lazy<T>(label: string): { set(value: T): void; ref: Lazy<T> } {
+  let value: T | undefined;
+  return {
+    set: (next) => {
+      value = next;
+    },
+    ref: {
+      get current(): T {
+        if (value === undefined) throw new Error(`${label} is only available inside tests (after beforeAll)`);
+        return value;
+      },
+    },
+  };
+}
+
+/** This test file's own database, copied from the migrated template and dropped afterwards. */
+export function useTestDatabase(): Lazy<TestDatabase> {
+  const holder = lazy<TestDatabase>('the test database');
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createDatabaseFromTemplate(inject('templateDatabase'));
+    holder.set(database);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  return holder.ref;
+}
+
+/** This test file's own Redis key prefix; its keys are deleted afterwards. */
+export function useTestRedis(): Lazy<TestRedis> {
+  const holder = lazy<TestRedis>('the test redis');
+  let redis: TestRedis | undefined;
+  beforeAll(async () => {
+    redis = await createTestRedis();
+    holder.set(redis);
+  });
+  afterAll(async () => {
+    await redis?.cleanup();
+  });
+  return holder.ref;
+}
+
+export interface AppFixtureContext {
+  databaseUrl: string;
+  redisUrl: string;
+  redisKeyPrefix: string;
+}
+
+/**
+ * Builds an app (anything closable, typically a Fastify instance used through `inject`) on this file's
+ * own database and Redis prefix. The api's test helper wraps this with its `buildApp`.
+ */
+export function useApp<App extends { close(): Promise<unknown> }>(
+  factory: (context: AppFixtureContext) => Promise<App>,
+): Lazy<App> & { database: Lazy<TestDatabase>; redis: Lazy<TestRedis> } {
+  const database = useTestDatabase();
+  const redis = useTestRedis();
+  const holder = lazy<App>('the app');
+  let app: App | undefined;
+  beforeAll(async () => {
+    app = await factory({
+      databaseUrl: database.current.url,
+      redisUrl: redis.current.url,
+      redisKeyPrefix: redis.current.keyPrefix,
+    });
+    holder.set(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  return Object.assign(holder.ref, { database, redis });
+}

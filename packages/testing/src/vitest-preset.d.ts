@@ -1,0 +1,3 @@
+import type { UserConfig } from 'vitest/config';
+
+export declare function integrationTestConfig(options?: { include?: string[] }): UserConfig;
