@@ -7,6 +7,9 @@
  */
 import { adminContract } from './admin.js';
 import { authContract } from './auth.js';
+import { billingContract } from './billing.js';
+import { boardContract } from './board.js';
+import { ledgerContract } from './ledger/index.js';
 import { ProblemSchema } from './common.js';
 import { initContract } from '@ts-rest/core';
 
@@ -26,6 +29,9 @@ export type {
 export * from './common.js';
 export * from './auth.js';
 export * from './admin.js';
+export * from './board.js';
+export * from './billing.js';
+export * from './ledger/index.js';
 
 export const CONTRACT_VERSION = '0.1.0';
 
@@ -37,6 +43,9 @@ export const contract = c.router(
   {
     auth: authContract,
     admin: adminContract,
+    board: boardContract,
+    billing: billingContract,
+    ledger: ledgerContract,
   },
   {
     strictStatusCodes: true,

@@ -1,0 +1,216 @@
+/** Monthly budgets, one-time budgets and expected monthly income (premium). */
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import {
+  DateSchema,
+  errorResponses,
+  IdParamSchema,
+  IdSchema,
+  listOf,
+  meta,
+  MonthQuerySchema,
+  MonthSchema,
+  NonNegativeMoneySchema,
+  YearQuerySchema,
+  YearSchema,
+} from '../common.js';
+import { CategoryRefSchema, DateRangeQuerySchema, MemoSchema } from './shared.js';
+
+const c = initContract();
+
+export const YearMonthQuerySchema = z.object({ year: YearQuerySchema, month: MonthQuerySchema });
+export type YearMonthQuery = z.infer<typeof YearMonthQuerySchema>;
+
+// ---------------------------------------------------------------------------
+// Monthly budgets
+// ---------------------------------------------------------------------------
+
+export const CreateBudgetRequestSchema = z.object({
+  category: CategoryRefSchema.describe('Expense category name'),
+  year: YearSchema,
+  month: MonthSchema,
+  amount: NonNegativeMoneySchema,
+});
+export type CreateBudgetRequest = z.infer<typeof CreateBudgetRequestSchema>;
+export const UpdateBudgetRequestSchema = CreateBudgetRequestSchema.pick({ category: true, amount: true }).partial();
+export type UpdateBudgetRequest = z.infer<typeof UpdateBudgetRequestSchema>;
+
+export const BudgetSchema = z.object({
+  id: IdSchema,
+  category: z.string(),
+  year: YearSchema,
+  month: MonthSchema,
+  amount: NonNegativeMoneySchema,
+  spent: NonNegativeMoneySchema.describe('Expenses of the category in the month'),
+});
+export type Budget = z.infer<typeof BudgetSchema>;
+
+export const MonthBudgetsSchema = z.object({
+  year: YearSchema,
+  month: MonthSchema,
+  items: z.array(BudgetSchema),
+  totalBudget: NonNegativeMoneySchema,
+  totalSpent: NonNegativeMoneySchema.describe('All expenses of the month'),
+  expectedIncome: NonNegativeMoneySchema.nullable(),
+});
+export type MonthBudgets = z.infer<typeof MonthBudgetsSchema>;
+
+export const CopyBudgetsRequestSchema = z
+  .object({ fromYear: YearSchema, fromMonth: MonthSchema, toYear: YearSchema, toMonth: MonthSchema })
+  .refine((v) => v.fromYear !== v.toYear || v.fromMonth !== v.toMonth, {
+    message: 'source and target month must differ',
+    path: ['toMonth'],
+  });
+export type CopyBudgetsRequest = z.infer<typeof CopyBudgetsRequestSchema>;
+export const CopyBudgetsResultSchema = z.object({ copied: z.number().int().min(0) });
+export type CopyBudgetsResult = z.infer<typeof CopyBudgetsResultSchema>;
+
+// ---------------------------------------------------------------------------
+// One-time budgets
+// ---------------------------------------------------------------------------
+
+export const OnetimeBudgetFieldsSchema = z.object({
+  name: z.string().trim().min(1).max(50),
+  amount: NonNegativeMoneySchema,
+  startDate: DateSchema,
+  endDate: DateSchema.describe('Inclusive; not before startDate'),
+  category: CategoryRefSchema.nullable().optional().describe('Count only this category; null: every expense'),
+  memo: MemoSchema.nullable().optional(),
+});
+const checkDates = (v: { startDate?: string; endDate?: string }, ctx: z.RefinementCtx) => {
+  if (v.startDate && v.endDate && v.endDate < v.startDate)
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['endDate'], message: 'before startDate' });
+};
+export const CreateOnetimeBudgetRequestSchema = OnetimeBudgetFieldsSchema.superRefine(checkDates);
+export type CreateOnetimeBudgetRequest = z.infer<typeof CreateOnetimeBudgetRequestSchema>;
+export const UpdateOnetimeBudgetRequestSchema = OnetimeBudgetFieldsSchema.partial().superRefine(checkDates);
+export type UpdateOnetimeBudgetRequest = z.infer<typeof UpdateOnetimeBudgetRequestSchema>;
+
+export const OnetimeBudgetSchema = z.object({
+  id: IdSchema,
+  name: z.string(),
+  amount: NonNegativeMoneySchema,
+  startDate: DateSchema,
+  endDate: DateSchema,
+  category: z.string().nullable(),
+  memo: z.string().nullable(),
+  spent: NonNegativeMoneySchema.describe('Expenses in the date range (of the category when set)'),
+});
+export type OnetimeBudget = z.infer<typeof OnetimeBudgetSchema>;
+export const OnetimeBudgetListSchema = listOf(OnetimeBudgetSchema);
+export type OnetimeBudgetList = z.infer<typeof OnetimeBudgetListSchema>;
+export const OnetimeBudgetListQuerySchema = DateRangeQuerySchema.describe('Budgets overlapping the range');
+
+// ---------------------------------------------------------------------------
+// Expected income
+// ---------------------------------------------------------------------------
+
+export const BudgetIncomeSchema = z.object({
+  year: YearSchema,
+  month: MonthSchema,
+  amount: NonNegativeMoneySchema.nullable().describe('null when not set'),
+});
+export type BudgetIncome = z.infer<typeof BudgetIncomeSchema>;
+export const SetBudgetIncomeRequestSchema = z.object({
+  year: YearSchema,
+  month: MonthSchema,
+  amount: NonNegativeMoneySchema.nullable().describe('null removes the value'),
+});
+export type SetBudgetIncomeRequest = z.infer<typeof SetBudgetIncomeRequestSchema>;
+
+// ---------------------------------------------------------------------------
+// Routes
+// ---------------------------------------------------------------------------
+
+export const budgetsContract = c.router({
+  list: {
+    method: 'GET',
+    path: '/api/account/budgets',
+    summary: 'Budgets of a month with what was spent',
+    query: YearMonthQuerySchema,
+    responses: { 200: MonthBudgetsSchema, ...errorResponses(400, 401, 403) },
+    metadata: meta('premium'),
+  },
+  create: {
+    method: 'POST',
+    path: '/api/account/budgets',
+    summary: 'Create the budget of a category for a month (one per category and month)',
+    body: CreateBudgetRequestSchema,
+    responses: { 201: BudgetSchema, ...errorResponses(400, 401, 403, 409) },
+    metadata: meta('premium'),
+  },
+  update: {
+    method: 'PUT',
+    path: '/api/account/budgets/:id',
+    summary: 'Change a budget',
+    pathParams: IdParamSchema,
+    body: UpdateBudgetRequestSchema,
+    responses: { 200: BudgetSchema, ...errorResponses(400, 401, 403, 404, 409) },
+    metadata: meta('premium'),
+  },
+  delete: {
+    method: 'DELETE',
+    path: '/api/account/budgets/:id',
+    summary: 'Delete a budget',
+    pathParams: IdParamSchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('premium'),
+  },
+  copy: {
+    method: 'POST',
+    path: '/api/account/budgets/copy',
+    summary: 'Copy the budgets of a month to another month (same category is overwritten)',
+    body: CopyBudgetsRequestSchema,
+    responses: { 200: CopyBudgetsResultSchema, ...errorResponses(400, 401, 403) },
+    metadata: meta('premium'),
+  },
+  listOnetime: {
+    method: 'GET',
+    path: '/api/account/budgets/onetime',
+    summary: 'One-time budgets (newest start first), optionally overlapping a date range',
+    query: OnetimeBudgetListQuerySchema,
+    responses: { 200: OnetimeBudgetListSchema, ...errorResponses(400, 401, 403) },
+    metadata: meta('premium'),
+  },
+  createOnetime: {
+    method: 'POST',
+    path: '/api/account/budgets/onetime',
+    summary: 'Create a one-time budget',
+    body: CreateOnetimeBudgetRequestSchema,
+    responses: { 201: OnetimeBudgetSchema, ...errorResponses(400, 401, 403) },
+    metadata: meta('premium'),
+  },
+  updateOnetime: {
+    method: 'PUT',
+    path: '/api/account/budgets/onetime/:id',
+    summary: 'Change a one-time budget',
+    pathParams: IdParamSchema,
+    body: UpdateOnetimeBudgetRequestSchema,
+    responses: { 200: OnetimeBudgetSchema, ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('premium'),
+  },
+  deleteOnetime: {
+    method: 'DELETE',
+    path: '/api/account/budgets/onetime/:id',
+    summary: 'Delete a one-time budget',
+    pathParams: IdParamSchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('premium'),
+  },
+  getIncome: {
+    method: 'GET',
+    path: '/api/account/budgets/income',
+    summary: 'Expected income of a month',
+    query: YearMonthQuerySchema,
+    responses: { 200: BudgetIncomeSchema, ...errorResponses(400, 401, 403) },
+    metadata: meta('premium'),
+  },
+  setIncome: {
+    method: 'PUT',
+    path: '/api/account/budgets/income',
+    summary: 'Set (or with null remove) the expected income of a month',
+    body: SetBudgetIncomeRequestSchema,
+    responses: { 200: BudgetIncomeSchema, ...errorResponses(400, 401, 403) },
+    metadata: meta('premium'),
+  },
+});

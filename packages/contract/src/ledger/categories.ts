@@ -1,0 +1,161 @@
+/** Member categories (two levels) and tags. */
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { CategoryNameSchema, CategoryTypeSchema } from '../admin.js';
+import {
+  errorResponses,
+  IdParamSchema,
+  IdSchema,
+  listOf,
+  meta,
+  ReorderBodySchema,
+  SortOrderSchema,
+} from '../common.js';
+import { TagNameSchema } from './shared.js';
+
+const c = initContract();
+
+// ---------------------------------------------------------------------------
+// Categories
+// ---------------------------------------------------------------------------
+
+export const CategorySchema = z.object({
+  id: IdSchema,
+  name: z.string(),
+  type: CategoryTypeSchema,
+  parentId: IdSchema.nullable().describe('null for a top-level category'),
+  sortOrder: SortOrderSchema,
+});
+export type Category = z.infer<typeof CategorySchema>;
+export const CategoryListSchema = listOf(CategorySchema);
+export type CategoryList = z.infer<typeof CategoryListSchema>;
+export const CategoryListQuerySchema = z.object({ type: CategoryTypeSchema.optional() });
+export type CategoryListQuery = z.infer<typeof CategoryListQuerySchema>;
+
+export const CreateCategoryRequestSchema = z.object({
+  name: CategoryNameSchema,
+  type: CategoryTypeSchema,
+  parentId: IdSchema.nullable()
+    .optional()
+    .describe('A top-level category of the same type; omit or null for a top-level category'),
+});
+export type CreateCategoryRequest = z.infer<typeof CreateCategoryRequestSchema>;
+/** Renaming a category does not rewrite entries (they keep the name they were saved with). */
+export const UpdateCategoryRequestSchema = CreateCategoryRequestSchema.partial();
+export type UpdateCategoryRequest = z.infer<typeof UpdateCategoryRequestSchema>;
+
+export const CategoryImportResultSchema = z.object({
+  imported: z.number().int().min(0),
+  skipped: z.number().int().min(0).describe('Default categories whose name already existed'),
+});
+export type CategoryImportResult = z.infer<typeof CategoryImportResultSchema>;
+
+// ---------------------------------------------------------------------------
+// Tags
+// ---------------------------------------------------------------------------
+
+export const TagSchema = z.object({ id: IdSchema, name: z.string(), sortOrder: SortOrderSchema });
+export type Tag = z.infer<typeof TagSchema>;
+export const TagListSchema = listOf(TagSchema);
+export type TagList = z.infer<typeof TagListSchema>;
+export const TagRequestSchema = z.object({ name: TagNameSchema });
+export type TagRequest = z.infer<typeof TagRequestSchema>;
+
+// ---------------------------------------------------------------------------
+// Routes
+// ---------------------------------------------------------------------------
+
+export const categoriesContract = c.router({
+  list: {
+    method: 'GET',
+    path: '/api/account/categories',
+    summary: 'Categories (flat, parents before children, by sortOrder)',
+    query: CategoryListQuerySchema,
+    responses: { 200: CategoryListSchema, ...errorResponses(400, 401) },
+    metadata: meta('login'),
+  },
+  create: {
+    method: 'POST',
+    path: '/api/account/categories',
+    summary: 'Create a category (goes last among its siblings)',
+    body: CreateCategoryRequestSchema,
+    responses: { 201: CategorySchema, ...errorResponses(400, 401, 404, 409) },
+    metadata: meta('login'),
+  },
+  reorder: {
+    method: 'PUT',
+    path: '/api/account/categories/reorder',
+    summary: 'New order of sibling categories',
+    body: ReorderBodySchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
+    metadata: meta('login'),
+  },
+  import: {
+    method: 'POST',
+    path: '/api/account/categories/import',
+    summary: 'Copy the default categories, keeping the hierarchy; same names are skipped',
+    body: c.noBody(),
+    responses: { 200: CategoryImportResultSchema, ...errorResponses(401) },
+    metadata: meta('login'),
+  },
+  update: {
+    method: 'PUT',
+    path: '/api/account/categories/:id',
+    summary: 'Rename, retype or move a category (two levels only)',
+    pathParams: IdParamSchema,
+    body: UpdateCategoryRequestSchema,
+    responses: { 200: CategorySchema, ...errorResponses(400, 401, 404, 409) },
+    metadata: meta('login'),
+  },
+  delete: {
+    method: 'DELETE',
+    path: '/api/account/categories/:id',
+    summary: 'Delete a category (refused while it has children)',
+    pathParams: IdParamSchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 409) },
+    metadata: meta('login'),
+  },
+});
+
+export const tagsContract = c.router({
+  list: {
+    method: 'GET',
+    path: '/api/account/tags',
+    summary: 'Tags by sortOrder',
+    responses: { 200: TagListSchema, ...errorResponses(401, 403) },
+    metadata: meta('premium'),
+  },
+  create: {
+    method: 'POST',
+    path: '/api/account/tags',
+    summary: 'Create a tag (goes last)',
+    body: TagRequestSchema,
+    responses: { 201: TagSchema, ...errorResponses(400, 401, 403, 409) },
+    metadata: meta('premium'),
+  },
+  reorder: {
+    method: 'POST',
+    path: '/api/account/tags/reorder',
+    summary: 'New order of all tags',
+    body: ReorderBodySchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('premium'),
+  },
+  update: {
+    method: 'PUT',
+    path: '/api/account/tags/:id',
+    summary: 'Rename a tag (entries follow)',
+    pathParams: IdParamSchema,
+    body: TagRequestSchema,
+    responses: { 200: TagSchema, ...errorResponses(400, 401, 403, 404, 409) },
+    metadata: meta('premium'),
+  },
+  delete: {
+    method: 'DELETE',
+    path: '/api/account/tags/:id',
+    summary: 'Delete a tag (removed from entries)',
+    pathParams: IdParamSchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+    metadata: meta('premium'),
+  },
+});

@@ -1,0 +1,41 @@
+/** The ledger area (`/api/account/...`, `/api/fx/...`). */
+import { initContract } from '@ts-rest/core';
+import { backupContract } from './backup.js';
+import { budgetsContract } from './budgets.js';
+import { categoriesContract, tagsContract } from './categories.js';
+import { entriesContract, quickEntriesContract } from './entries.js';
+import { fxContract } from './fx.js';
+import { investmentsContract } from './investments.js';
+import { receiptsContract } from './receipts.js';
+import { recurringsContract } from './recurrings.js';
+import { statsContract } from './stats.js';
+import { walletsContract } from './wallets.js';
+
+export * from './shared.js';
+export * from './entries.js';
+export * from './wallets.js';
+export * from './budgets.js';
+export * from './categories.js';
+export * from './recurrings.js';
+export * from './investments.js';
+export * from './stats.js';
+export * from './receipts.js';
+export * from './backup.js';
+export * from './fx.js';
+
+const c = initContract();
+
+export const ledgerContract = c.router({
+  entries: entriesContract,
+  quickEntries: quickEntriesContract,
+  wallets: walletsContract,
+  budgets: budgetsContract,
+  categories: categoriesContract,
+  tags: tagsContract,
+  recurrings: recurringsContract,
+  investments: investmentsContract,
+  stats: statsContract,
+  receipts: receiptsContract,
+  backup: backupContract,
+  fx: fxContract,
+});

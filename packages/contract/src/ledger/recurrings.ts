@@ -1,0 +1,125 @@
+/** Recurring transactions (login; FREE members may keep 2). */
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import {
+  DateSchema,
+  errorResponses,
+  IdParamSchema,
+  IdSchema,
+  InstantSchema,
+  LedgerTypeSchema,
+  listOf,
+  meta,
+  PositiveMoneySchema,
+} from '../common.js';
+import { CategoryRefSchema, MemoSchema, TEMPLATE_NAME_MAX } from './shared.js';
+
+const c = initContract();
+
+export const FREE_RECURRING_LIMIT = 2;
+
+export const RecurringFrequencySchema = z.enum(['MONTHLY', 'WEEKLY', 'YEARLY']);
+export type RecurringFrequency = z.infer<typeof RecurringFrequencySchema>;
+
+export const RecurringFieldsSchema = z.object({
+  name: z.string().trim().min(1).max(TEMPLATE_NAME_MAX),
+  type: LedgerTypeSchema,
+  amount: PositiveMoneySchema,
+  category: CategoryRefSchema.nullable().optional(),
+  accountId: IdSchema.nullable().optional(),
+  memo: MemoSchema.nullable().optional(),
+  frequency: RecurringFrequencySchema,
+  dayOfMonth: z
+    .number()
+    .int()
+    .min(1)
+    .max(31)
+    .nullable()
+    .optional()
+    .describe('MONTHLY and YEARLY; clamped to the last day of short months'),
+  dayOfWeek: z.number().int().min(1).max(7).nullable().optional().describe('WEEKLY; ISO 1 = Monday … 7 = Sunday'),
+  monthOfYear: z.number().int().min(1).max(12).nullable().optional().describe('YEARLY'),
+  startDate: DateSchema,
+  endDate: DateSchema.nullable().optional().describe('Inclusive; null = no end'),
+  active: z.boolean().optional().describe('Default true'),
+});
+
+type RecurringInput = Partial<z.infer<typeof RecurringFieldsSchema>>;
+/** The schedule fields the frequency needs must be present (checked when frequency is sent). */
+const checkSchedule = (v: RecurringInput, ctx: z.RefinementCtx): void => {
+  const need = (key: 'dayOfMonth' | 'dayOfWeek' | 'monthOfYear') => {
+    if (v[key] == null)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `required for ${v.frequency}` });
+  };
+  if (v.frequency === 'MONTHLY') need('dayOfMonth');
+  if (v.frequency === 'WEEKLY') need('dayOfWeek');
+  if (v.frequency === 'YEARLY') {
+    need('monthOfYear');
+    need('dayOfMonth');
+  }
+  if (v.startDate && v.endDate && v.endDate < v.startDate)
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['endDate'], message: 'before startDate' });
+};
+
+export const CreateRecurringRequestSchema = RecurringFieldsSchema.superRefine(checkSchedule);
+export type CreateRecurringRequest = z.infer<typeof CreateRecurringRequestSchema>;
+export const UpdateRecurringRequestSchema = RecurringFieldsSchema.partial().superRefine(checkSchedule);
+export type UpdateRecurringRequest = z.infer<typeof UpdateRecurringRequestSchema>;
+
+export const RecurringSchema = z.object({
+  id: IdSchema,
+  name: z.string(),
+  type: LedgerTypeSchema,
+  amount: PositiveMoneySchema,
+  category: z.string().nullable(),
+  accountId: IdSchema.nullable(),
+  memo: z.string().nullable(),
+  frequency: RecurringFrequencySchema,
+  dayOfMonth: z.number().int().nullable(),
+  dayOfWeek: z.number().int().nullable(),
+  monthOfYear: z.number().int().nullable(),
+  startDate: DateSchema,
+  endDate: DateSchema.nullable(),
+  active: z.boolean(),
+  lastRunOn: DateSchema.nullable().describe('Last date an entry was generated for'),
+  createdAt: InstantSchema,
+  updatedAt: InstantSchema,
+});
+export type Recurring = z.infer<typeof RecurringSchema>;
+export const RecurringListSchema = listOf(RecurringSchema);
+export type RecurringList = z.infer<typeof RecurringListSchema>;
+
+export const recurringsContract = c.router({
+  list: {
+    method: 'GET',
+    path: '/api/account/recurrings',
+    summary: 'Recurring transactions',
+    responses: { 200: RecurringListSchema, ...errorResponses(401) },
+    metadata: meta('login'),
+  },
+  create: {
+    method: 'POST',
+    path: '/api/account/recurrings',
+    summary: 'Create a recurring transaction (FREE members: 2 in total, then 400 RECURRING_LIMIT)',
+    body: CreateRecurringRequestSchema,
+    responses: { 201: RecurringSchema, ...errorResponses(400, 401, 404) },
+    metadata: meta('login'),
+  },
+  update: {
+    method: 'PUT',
+    path: '/api/account/recurrings/:id',
+    summary: 'Change a recurring transaction (omitted fields are kept)',
+    pathParams: IdParamSchema,
+    body: UpdateRecurringRequestSchema,
+    responses: { 200: RecurringSchema, ...errorResponses(400, 401, 404) },
+    metadata: meta('login'),
+  },
+  delete: {
+    method: 'DELETE',
+    path: '/api/account/recurrings/:id',
+    summary: 'Delete a recurring transaction (entries already generated stay)',
+    pathParams: IdParamSchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
+    metadata: meta('login'),
+  },
+});

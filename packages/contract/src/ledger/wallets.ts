@@ -1,0 +1,185 @@
+/** Wallets (accounts, including loans and manual-valuation accounts) and net worth. */
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import {
+  DateSchema,
+  decimalString,
+  errorResponses,
+  IdParamSchema,
+  IdSchema,
+  InstantSchema,
+  listOf,
+  meta,
+  MoneySchema,
+  NonNegativeMoneySchema,
+  ReorderBodySchema,
+  SortOrderSchema,
+} from '../common.js';
+import { WALLET_NAME_MAX } from './shared.js';
+
+const c = initContract();
+
+export const walletTypes = [
+  'CASH',
+  'BANK',
+  'CARD',
+  'CHECK_CARD',
+  'SAVINGS',
+  'INVESTMENT',
+  'PENSION',
+  'LOAN',
+  'MINUS',
+  'OTHER',
+] as const;
+export const WalletTypeSchema = z.enum(walletTypes);
+export type WalletType = z.infer<typeof WalletTypeSchema>;
+
+export const LoanMethodSchema = z.enum(['EQUAL_PAYMENT', 'EQUAL_PRINCIPAL', 'BULLET']);
+export type LoanMethod = z.infer<typeof LoanMethodSchema>;
+/** Annual interest in percent, numeric(7,4), e.g. `4.25`. */
+export const LoanRateSchema = decimalString(3, 4);
+export const LOAN_MONTHS_MAX = 600;
+
+export const WalletFieldsSchema = z.object({
+  name: z.string().trim().min(1).max(WALLET_NAME_MAX).describe('Unique per member'),
+  type: WalletTypeSchema,
+  accountNumber: z.string().trim().max(50).nullable().optional().describe('Stored encrypted'),
+  cardCompany: z.string().trim().max(30).nullable().optional().describe('Card issuer, matched against card notifications'),
+  balance: MoneySchema.optional().describe('Current balance; may be negative (default 0)'),
+  loanAmount: NonNegativeMoneySchema.nullable().optional().describe('Executed loan amount'),
+  loanRate: LoanRateSchema.nullable().optional().describe('Annual interest, percent'),
+  loanMethod: LoanMethodSchema.nullable().optional(),
+  loanMonths: z.number().int().min(1).max(LOAN_MONTHS_MAX).nullable().optional(),
+  loanStart: DateSchema.nullable().optional(),
+  manualValuation: z.boolean().optional().describe('Value entered by hand (e.g. a pension); default false'),
+  currentValue: MoneySchema.nullable().optional().describe('Manual valuation'),
+});
+export const CreateWalletRequestSchema = WalletFieldsSchema;
+export type CreateWalletRequest = z.infer<typeof CreateWalletRequestSchema>;
+export const UpdateWalletRequestSchema = WalletFieldsSchema.partial();
+export type UpdateWalletRequest = z.infer<typeof UpdateWalletRequestSchema>;
+
+export const WalletSchema = z.object({
+  id: IdSchema,
+  name: z.string(),
+  type: WalletTypeSchema,
+  accountNumber: z.string().nullable(),
+  cardCompany: z.string().nullable(),
+  balance: MoneySchema,
+  sortOrder: SortOrderSchema,
+  loanAmount: NonNegativeMoneySchema.nullable(),
+  loanRate: LoanRateSchema.nullable(),
+  loanMethod: LoanMethodSchema.nullable(),
+  loanMonths: z.number().int().nullable(),
+  loanStart: DateSchema.nullable(),
+  manualValuation: z.boolean(),
+  currentValue: MoneySchema.nullable(),
+  createdAt: InstantSchema,
+  updatedAt: InstantSchema,
+});
+export type Wallet = z.infer<typeof WalletSchema>;
+export const WalletListSchema = listOf(WalletSchema);
+export type WalletList = z.infer<typeof WalletListSchema>;
+
+// ---------------------------------------------------------------------------
+// Net worth
+// ---------------------------------------------------------------------------
+
+export const NetWorthSchema = z.object({
+  asOf: DateSchema,
+  assets: NonNegativeMoneySchema,
+  liabilities: NonNegativeMoneySchema,
+  netWorth: MoneySchema.describe('assets − liabilities'),
+  byType: z.array(z.object({ type: WalletTypeSchema, amount: MoneySchema })).describe('Value per wallet type'),
+});
+export type NetWorth = z.infer<typeof NetWorthSchema>;
+
+export const NetWorthTrendQuerySchema = z.object({
+  unit: z.enum(['WEEK', 'MONTH']).default('MONTH').describe('WEEK: weeks starting Monday; MONTH: calendar months'),
+  weeks: z.coerce.number().int().min(1).max(104).default(13).describe('Number of weekly points (unit=WEEK)'),
+  months: z.coerce.number().int().min(1).max(120).default(12).describe('Number of monthly points (unit=MONTH)'),
+});
+export type NetWorthTrendQuery = z.infer<typeof NetWorthTrendQuerySchema>;
+
+export const NetWorthPointSchema = z.object({
+  start: DateSchema.describe('First day of the week (Monday) or month'),
+  assets: NonNegativeMoneySchema,
+  liabilities: NonNegativeMoneySchema,
+  netWorth: MoneySchema,
+});
+export type NetWorthPoint = z.infer<typeof NetWorthPointSchema>;
+export const NetWorthTrendSchema = z.object({
+  unit: z.enum(['WEEK', 'MONTH']),
+  points: z.array(NetWorthPointSchema).describe('Oldest first; the last point is the current period'),
+});
+export type NetWorthTrend = z.infer<typeof NetWorthTrendSchema>;
+
+// ---------------------------------------------------------------------------
+// Routes
+// ---------------------------------------------------------------------------
+
+export const walletsContract = c.router({
+  list: {
+    method: 'GET',
+    path: '/api/account/wallets',
+    summary: 'Wallets by sortOrder',
+    responses: { 200: WalletListSchema, ...errorResponses(401) },
+    metadata: meta('login'),
+  },
+  create: {
+    method: 'POST',
+    path: '/api/account/wallets',
+    summary: 'Create a wallet (goes last; FREE members have a per-type limit)',
+    body: CreateWalletRequestSchema,
+    responses: { 201: WalletSchema, ...errorResponses(400, 401, 409) },
+    metadata: meta('login'),
+  },
+  reorder: {
+    method: 'PUT',
+    path: '/api/account/wallets/reorder',
+    summary: 'New order of all wallets',
+    body: ReorderBodySchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
+    metadata: meta('login'),
+  },
+  get: {
+    method: 'GET',
+    path: '/api/account/wallets/:id',
+    summary: 'One wallet',
+    pathParams: IdParamSchema,
+    responses: { 200: WalletSchema, ...errorResponses(400, 401, 404) },
+    metadata: meta('login'),
+  },
+  update: {
+    method: 'PUT',
+    path: '/api/account/wallets/:id',
+    summary: 'Change a wallet (omitted fields are kept)',
+    pathParams: IdParamSchema,
+    body: UpdateWalletRequestSchema,
+    responses: { 200: WalletSchema, ...errorResponses(400, 401, 404, 409) },
+    metadata: meta('login'),
+  },
+  delete: {
+    method: 'DELETE',
+    path: '/api/account/wallets/:id',
+    summary: 'Delete a wallet (its entries keep no wallet)',
+    pathParams: IdParamSchema,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
+    metadata: meta('login'),
+  },
+  netWorth: {
+    method: 'GET',
+    path: '/api/account/networth',
+    summary: 'Current assets, liabilities and net worth',
+    responses: { 200: NetWorthSchema, ...errorResponses(401) },
+    metadata: meta('login'),
+  },
+  netWorthTrend: {
+    method: 'GET',
+    path: '/api/account/networth/trend',
+    summary: 'Net worth trend: monthly by default, weekly with unit=WEEK (default 13 weeks)',
+    query: NetWorthTrendQuerySchema,
+    responses: { 200: NetWorthTrendSchema, ...errorResponses(400, 401) },
+    metadata: meta('login'),
+  },
+});
