@@ -8,6 +8,7 @@ import database from './plugins/database.js';
 import errorHandler from './plugins/error-handler.js';
 import health from './plugins/health.js';
 import openapi from './plugins/openapi.js';
+import points from './plugins/points.js';
 import rateLimit from './plugins/rate-limit.js';
 
 declare module 'fastify' {
@@ -51,6 +52,7 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   await app.register(cache, { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX });
   await app.register(authentication, { sessionTtlSeconds: env.SESSION_TTL_HOURS * 3600 });
   await app.register(rateLimit);
+  await app.register(points);
   await app.register(health);
   await app.register(openapi, { publicUrl: publicUrlOf(env) });
   for (const module of modules) await app.register(module);

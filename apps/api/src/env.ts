@@ -41,6 +41,17 @@ export const envSchema = z.object({
   IDPTWO_JWKS_URL: optionalUrl,
   IDPTWO_ISSUER: z.string().default(''),
 
+  APP_TIMEZONE: z
+    .string()
+    .default('UTC')
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Asia/Seoul'),
   PROFILE_IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(512 * 1024),
 });
 

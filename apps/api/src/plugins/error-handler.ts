@@ -1,5 +1,5 @@
 import { RequestValidationError } from '@ts-rest/fastify';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodError } from 'zod';
 import { AppError, type FieldIssue } from '../lib/errors.js';
@@ -120,14 +120,9 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   });
 }
 
-/** Installs the problem+json error and not-found handlers on `app` (call again in contexts that replace them). */
-export function installErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler(handleError);
-}
-
 export default fp(
   async (app) => {
-    installErrorHandlers(app);
+    app.setErrorHandler(handleError);
     app.setNotFoundHandler((request, reply) =>
       sendProblem(request, reply, {
         status: 404,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { authSession, type Database, type DbOrTx, type MemberPlan, type MemberRole } from '@nestegg/db';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 
@@ -22,8 +22,6 @@ export interface ActiveSession extends SessionMember {
 
 interface CachedSession extends SessionMember {
   rememberMe: boolean;
-  /** When the Postgres backup expires; the backup slides too, but at most once per refresh interval. */
-  backupExpiresAt: string;
 }
 
 export interface SessionStoreOptions {
@@ -36,6 +34,9 @@ export function hashToken(token: string): string {
 }
 
 const cacheKey = (tokenHash: string) => `session:${tokenHash}`;
+/** Present while the backup's expiry is fresh; once it lapses, the next use slides the backup too. */
+const backupFreshKey = (tokenHash: string) => `session-backup-fresh:${tokenHash}`;
+const backupRefreshSeconds = (ttlSeconds: number) => Math.max(1, Math.floor(ttlSeconds / 10));
 
 /**
  * Sessions live in the fast store (Redis) and in the `auth_session` backup, written together at login.
@@ -57,15 +58,19 @@ export class SessionStore {
     const tokenHash = hashToken(token);
     const expiresAt = new Date(Date.now() + this.ttlFor(rememberMe) * 1000);
     await tx.insert(authSession).values({ tokenHash, ...member, rememberMe, expiresAt });
-    await this.cache(tokenHash, { ...member, rememberMe, backupExpiresAt: expiresAt.toISOString() });
+    await this.cache(tokenHash, { ...member, rememberMe });
     return { token, expiresAt };
   }
 
   async resolve(token: string): Promise<ActiveSession | null> {
     const tokenHash = hashToken(token);
     const cached = await this.readCache(tokenHash);
-    if (cached) return this.slideBackupIfDue(tokenHash, cached);
-    return this.restoreFromBackup(tokenHash);
+    if (!cached) return this.restoreFromBackup(tokenHash);
+    const backupDue = await this.slideCache(tokenHash, cached.rememberMe);
+    const expiresAt = backupDue
+      ? await this.slideBackup(tokenHash, cached.rememberMe)
+      : new Date(Date.now() + this.ttlFor(cached.rememberMe) * 1000);
+    return { ...cached, tokenHash, expiresAt };
   }
 
   async destroy(token: string): Promise<void> {
@@ -74,27 +79,48 @@ export class SessionStore {
     await this.forgetCached([tokenHash]);
   }
 
-  /** Revokes every session of a member (suspension, withdrawal, admin delete). */
-  async destroyAllOf(memberId: number, tx: DbOrTx = this.db): Promise<void> {
-    const removed = await tx
+  /**
+   * Revokes every session of a member (suspension, password change), except the `except` token hash.
+   * Inside a transaction (`tx`), cached copies must be dropped only after commit, or a concurrent
+   * request could cache the old row again: the token hashes are returned for `forgetCached`.
+   */
+  async destroyAllOf(memberId: number, options: { except?: string; tx?: DbOrTx } = {}): Promise<string[]> {
+    const removed = await (options.tx ?? this.db)
       .delete(authSession)
-      .where(eq(authSession.memberId, memberId))
+      .where(and(eq(authSession.memberId, memberId), options.except ? ne(authSession.tokenHash, options.except) : undefined))
       .returning({ tokenHash: authSession.tokenHash });
-    await this.forgetCached(removed.map((row) => row.tokenHash));
+    return this.forgetUnlessInTransaction(removed, options.tx);
   }
 
   /**
-   * Writes the new display name, plan or role into every live session of the member. The backup is
-   * updated and the cached copies dropped, so the next request of each session reloads the new values.
+   * Writes a new display name, plan or role into every live session of the member. With `tx`, the
+   * returned token hashes go to `forgetCached` after commit (see `destroyAllOf`).
    */
-  async updateMember(memberId: number, changes: Partial<Omit<SessionMember, 'memberId'>>, tx: DbOrTx = this.db) {
-    if (Object.keys(changes).length === 0) return;
-    const updated = await tx
+  async updateMember(memberId: number, changes: Partial<Omit<SessionMember, 'memberId'>>, tx?: DbOrTx): Promise<string[]> {
+    if (Object.keys(changes).length === 0) return [];
+    const updated = await (tx ?? this.db)
       .update(authSession)
       .set(changes)
       .where(eq(authSession.memberId, memberId))
       .returning({ tokenHash: authSession.tokenHash });
-    await this.forgetCached(updated.map((row) => row.tokenHash));
+    return this.forgetUnlessInTransaction(updated, tx);
+  }
+
+  /** Drops cached copies; the next use of each token reloads it from the backup (or finds it gone). */
+  async forgetCached(tokenHashes: string[]): Promise<void> {
+    if (!this.redis || tokenHashes.length === 0) return;
+    try {
+      await this.redis.del(...tokenHashes.flatMap((hash) => [cacheKey(hash), backupFreshKey(hash)]));
+    } catch (error) {
+      // A stale cached copy would outlive the change, so this is worth an error line.
+      this.options.logger.error({ err: error }, 'session cache delete failed');
+    }
+  }
+
+  private async forgetUnlessInTransaction(rows: { tokenHash: string }[], tx: DbOrTx | undefined): Promise<string[]> {
+    const tokenHashes = rows.map((row) => row.tokenHash);
+    if (!tx) await this.forgetCached(tokenHashes);
+    return tokenHashes;
   }
 
   private async readCache(tokenHash: string): Promise<CachedSession | null> {
@@ -110,21 +136,34 @@ export class SessionStore {
 
   private async cache(tokenHash: string, session: CachedSession): Promise<void> {
     if (!this.redis) return;
+    const ttl = this.ttlFor(session.rememberMe);
     try {
-      await this.redis.set(cacheKey(tokenHash), JSON.stringify(session), 'EX', this.ttlFor(session.rememberMe));
+      await this.redis
+        .multi()
+        .set(cacheKey(tokenHash), JSON.stringify(session), 'EX', ttl)
+        .set(backupFreshKey(tokenHash), '1', 'EX', backupRefreshSeconds(ttl))
+        .exec();
     } catch (error) {
       this.options.logger.warn({ err: error }, 'session cache write failed; the backup still holds the session');
     }
   }
 
-  /** Drops cached copies; the next use of each token reloads it from the backup (or finds it gone). */
-  async forgetCached(tokenHashes: string[]): Promise<void> {
-    if (!this.redis || tokenHashes.length === 0) return;
+  /**
+   * Slides the cached copy (EXPIRE never brings back a copy that was just dropped) and tells whether
+   * the backup is due to slide as well: at most once per tenth of the lifetime, to spare writes.
+   */
+  private async slideCache(tokenHash: string, rememberMe: boolean): Promise<boolean> {
+    if (!this.redis) return true;
+    const ttl = this.ttlFor(rememberMe);
     try {
-      await this.redis.del(...tokenHashes.map(cacheKey));
-    } catch (error) {
-      // A stale cached copy would outlive the change, so this is worth an error line.
-      this.options.logger.error({ err: error }, 'session cache delete failed');
+      const results = await this.redis
+        .multi()
+        .expire(cacheKey(tokenHash), ttl)
+        .set(backupFreshKey(tokenHash), '1', 'EX', backupRefreshSeconds(ttl), 'NX')
+        .exec();
+      return results?.[1]?.[1] === 'OK';
+    } catch {
+      return true;
     }
   }
 
@@ -141,43 +180,15 @@ export class SessionStore {
       plan: row.plan,
       role: row.role,
       rememberMe: row.rememberMe,
-      backupExpiresAt: expiresAt.toISOString(),
     };
     await this.cache(tokenHash, session);
-    return toActive(tokenHash, session);
-  }
-
-  /** Slides the cache on every use and the backup when a tenth of its lifetime has passed, to spare writes. */
-  private async slideBackupIfDue(tokenHash: string, cached: CachedSession): Promise<ActiveSession> {
-    const ttlMs = this.ttlFor(cached.rememberMe) * 1000;
-    const remainingMs = new Date(cached.backupExpiresAt).getTime() - Date.now();
-    const session =
-      remainingMs < ttlMs * 0.9
-        ? { ...cached, backupExpiresAt: (await this.slideBackup(tokenHash, cached.rememberMe)).toISOString() }
-        : cached;
-    await this.cache(tokenHash, session);
-    return toActive(tokenHash, session);
+    return { ...session, tokenHash, expiresAt };
   }
 
   private async slideBackup(tokenHash: string, rememberMe: boolean): Promise<Date> {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.ttlFor(rememberMe) * 1000);
-    await this.db
-      .update(authSession)
-      .set({ expiresAt, lastSeenAt: now })
-      .where(eq(authSession.tokenHash, tokenHash));
+    await this.db.update(authSession).set({ expiresAt, lastSeenAt: now }).where(eq(authSession.tokenHash, tokenHash));
     return expiresAt;
   }
-}
-
-function toActive(tokenHash: string, session: CachedSession): ActiveSession {
-  return {
-    tokenHash,
-    memberId: session.memberId,
-    displayName: session.displayName,
-    plan: session.plan,
-    role: session.role,
-    rememberMe: session.rememberMe,
-    expiresAt: new Date(session.backupExpiresAt),
-  };
 }

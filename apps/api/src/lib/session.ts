@@ -1,0 +1,9 @@
+import type { FastifyRequest } from 'fastify';
+import type { ActiveSession } from '../modules/auth/session.store.js';
+import { UnauthenticatedError } from './errors.js';
+
+/** The caller's session on a route whose guard required one. */
+export function sessionOf(request: Pick<FastifyRequest, 'session'>): ActiveSession {
+  if (!request.session) throw new UnauthenticatedError();
+  return request.session;
+}

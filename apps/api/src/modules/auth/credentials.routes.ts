@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { isSignupEnabled } from '../settings/app-settings.js';
+import { CredentialsService } from './credentials.service.js';
+import { type AuthHandlers, sessionOf } from './handlers.js';
+
+const SIGNUPS_PER_HOUR_PER_IP = 5;
+
+export function credentialsHandlers(
+  app: FastifyInstance,
+): AuthHandlers<'signup' | 'login' | 'logout' | 'changePassword' | 'verifyPassword' | 'signupEnabled'> {
+  const credentials = new CredentialsService(app);
+  return {
+    signup: {
+      // Every attempt counts, honeypot ones included; the IP comes from the trusted-proxy setting.
+      hooks: { onRequest: app.rateLimit({ max: SIGNUPS_PER_HOUR_PER_IP, timeWindow: '1 hour', keyGenerator: (request) => `signup:${request.ip}` }) },
+      handler: async ({ body }) => ({ status: 201, body: await credentials.signup(body) }),
+    },
+    login: async ({ body, request }) => ({ status: 200, body: await credentials.login(body, request.ip) }),
+    logout: async ({ request }) => {
+      if (request.sessionToken) await app.sessions.destroy(request.sessionToken);
+      return { status: 204, body: undefined };
+    },
+    changePassword: async ({ body, request }) => {
+      const session = sessionOf(request);
+      await credentials.changePassword(session.memberId, body.currentPassword, body.newPassword, session.tokenHash);
+      return { status: 204, body: undefined };
+    },
+    verifyPassword: async ({ body, request }) => {
+      await credentials.verifyPassword(sessionOf(request).memberId, body.password);
+      return { status: 200, body: { verified: true } };
+    },
+    signupEnabled: async () => ({ status: 200, body: { enabled: await isSignupEnabled(app.db) } }),
+  };
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { deleteMemberCompletely } from './account-deletion.js';
+import { type AuthHandlers, sessionOf } from './handlers.js';
+import { toMemberResponse } from './member.view.js';
+import { ProfileService } from './profile.service.js';
+
+export function profileHandlers(
+  app: FastifyInstance,
+): AuthHandlers<'getProfile' | 'updateProfile' | 'updateProfileImage' | 'points' | 'pointHistory' | 'deleteMe'> {
+  const profiles = new ProfileService(app);
+  return {
+    getProfile: async ({ request }) => ({
+      status: 200,
+      body: toMemberResponse(await profiles.get(sessionOf(request).memberId)),
+    }),
+    updateProfile: async ({ body, request }) => ({
+      status: 200,
+      body: toMemberResponse(await profiles.update(sessionOf(request).memberId, body)),
+    }),
+    updateProfileImage: async ({ body, request }) => ({
+      status: 200,
+      body: toMemberResponse(await profiles.setImage(sessionOf(request).memberId, body.dataUrl)),
+    }),
+    points: async ({ request }) => ({
+      status: 200,
+      body: { points: await app.points.balance(app.db, sessionOf(request).memberId) },
+    }),
+    pointHistory: async ({ request }) => {
+      const items = await app.points.history(app.db, sessionOf(request).memberId);
+      return {
+        status: 200,
+        body: { items: items.map((item) => ({ ...item, createdAt: item.createdAt.toISOString() })) },
+      };
+    },
+    deleteMe: async ({ request }) => {
+      await deleteMemberCompletely(app, sessionOf(request).memberId);
+      return { status: 204, body: undefined };
+    },
+  };
+}
