@@ -1,0 +1,206 @@
+/**
+ * Administrator accounts from the command line: the first admin can only come from here (no HTTP route
+ * lets a non-admin grant ADMIN).
+ *
+ *   pnpm --filter @nestegg/api admin promote <email>
+ *   pnpm --filter @nestegg/api admin create <email> <displayName>
+ *   node dist/cli/admin.js promote <email>
+ *
+ * Reads DATABASE_URL (required) and REDIS_URL / REDIS_KEY_PREFIX (optional: used to drop the cached copies
+ * of the promoted member's sessions). `create` takes the password from ADMIN_PASSWORD, or asks for it
+ * twice on the terminal without echo, or reads the first line of piped stdin.
+ *
+ * Exit codes: 0 done, 1 the operation failed (no such account, e-mail taken, database error), 2 usage or
+ * configuration error.
+ */
+import { DisplayNameSchema, EmailSchema, PasswordSchema } from '@nestegg/contract';
+import { createDb } from '@nestegg/db';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import { InvalidEnvironmentError, loadEnv } from '../env.js';
+import { AppError } from '../lib/errors.js';
+import { SessionStore } from '../modules/auth/session.store.js';
+import { createAdmin, promoteToAdmin } from '../modules/admin/members.service.js';
+
+const USAGE = `Usage:
+  admin promote <email>                 give an existing account the ADMIN role
+  admin create <email> <displayName>    create a new LOCAL account with the ADMIN role
+                                        (password from ADMIN_PASSWORD, else prompted)
+Environment: DATABASE_URL (required), REDIS_URL and REDIS_KEY_PREFIX (optional).`;
+
+/** A failure with a message for the operator and an exit code. */
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2,
+  ) {
+    super(message);
+  }
+}
+
+type Command = { name: 'promote'; email: string } | { name: 'create'; email: string; displayName: string };
+
+function parseCommand(args: string[]): Command {
+  const [name, ...rest] = args;
+  const email = (value: string | undefined) => {
+    const parsed = EmailSchema.safeParse(value ?? '');
+    if (!parsed.success) throw new CliError(`"${value ?? ''}" is not a valid e-mail address.\n\n${USAGE}`, 2);
+    return parsed.data;
+  };
+  if (name === 'promote' && rest.length === 1) return { name, email: email(rest[0]) };
+  if (name === 'create' && rest.length === 2) {
+    const displayName = DisplayNameSchema.safeParse(rest[1]);
+    if (!displayName.success) throw new CliError('The display name must be 1 to 30 characters.', 2);
+    return { name, email: email(rest[0]), displayName: displayName.data };
+  }
+  throw new CliError(USAGE, 2);
+}
+
+const stderrLogger = {
+  level: 'warn',
+  fatal: (...args: unknown[]) => console.error(...args),
+  error: (...args: unknown[]) => console.error(...args),
+  warn: (...args: unknown[]) => console.error(...args),
+  info: () => {},
+  debug: () => {},
+  trace: () => {},
+  silent: () => {},
+  child: () => stderrLogger,
+} as unknown as FastifyBaseLogger;
+
+/** Reads a line from the terminal without echoing it. */
+function promptHidden(question: string): Promise<string> {
+  const stdin = process.stdin;
+  process.stderr.write(question);
+  stdin.setRawMode(true);
+  stdin.setEncoding('utf8');
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = (error?: Error) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (chunk: string) => {
+      for (const char of chunk) {
+        if (char === '\r' || char === '\n' || char === '\u0004') return finish();
+        if (char === '\u0003') return finish(new CliError('Cancelled.', 2));
+        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+        else value += char;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+async function firstLineOfStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
+async function readPassword(): Promise<string> {
+  let password = process.env.ADMIN_PASSWORD;
+  if (password === undefined || password === '') {
+    if (process.stdin.isTTY) {
+      password = await promptHidden('Password: ');
+      if ((await promptHidden('Repeat the password: ')) !== password) {
+        throw new CliError('The passwords do not match.', 2);
+      }
+    } else {
+      password = await firstLineOfStdin();
+    }
+  }
+  const parsed = PasswordSchema.safeParse(password);
+  if (!parsed.success) throw new CliError('The password must be 8 to 128 characters.', 2);
+  return parsed.data;
+}
+
+function readEnvironment() {
+  if (!process.env.DATABASE_URL) {
+    throw new CliError('DATABASE_URL is not set: export DATABASE_URL=postgres://user@host:5432/dbname and retry.', 2);
+  }
+  try {
+    return loadEnv();
+  } catch (error) {
+    if (error instanceof InvalidEnvironmentError) throw new CliError(error.message, 2);
+    throw error;
+  }
+}
+
+/** Redis when configured and reachable; without it the session backups still change (see the warning). */
+async function connectRedis(url: string | undefined, keyPrefix: string): Promise<Redis | null> {
+  if (!url) return null;
+  const redis = new Redis(url, {
+    keyPrefix,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 5000,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return redis;
+  } catch (error) {
+    console.error(
+      `warning: Redis at REDIS_URL is not reachable (${(error as Error).message}); cached sessions keep their old role until they expire or the member logs in again.`,
+    );
+    redis.disconnect();
+    return null;
+  }
+}
+
+async function run(args: string[]): Promise<void> {
+  const command = parseCommand(args);
+  const env = readEnvironment();
+  const password = command.name === 'create' ? await readPassword() : '';
+  const handle = createDb(env.DATABASE_URL, { max: 2, applicationName: 'nestegg-admin-cli', connectTimeout: 10 });
+  const redis = command.name === 'promote' ? await connectRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX) : null;
+  try {
+    if (command.name === 'promote') {
+      const sessions = new SessionStore(handle.db, redis, { ttlSeconds: env.SESSION_TTL_HOURS * 3600, logger: stderrLogger });
+      const promoted = await promoteToAdmin({ db: handle.db, sessions }, command.email);
+      console.log(`${promoted.email} (member ${promoted.id}) is now an ADMIN.`);
+      if (promoted.status === 'SUSPENDED') {
+        console.error('warning: this account is SUSPENDED and cannot log in until an admin reactivates it.');
+      }
+    } else {
+      const created = await createAdmin(handle.db, {
+        email: command.email,
+        displayName: command.displayName,
+        password,
+      });
+      console.log(`Created ADMIN ${created.email} (member ${created.id}).`);
+    }
+  } catch (error) {
+    if (error instanceof AppError) {
+      const hint = error.code === 'NOT_FOUND' ? `No account uses the e-mail ${command.email}.` : error.message;
+      throw new CliError(hint, 1);
+    }
+    throw error;
+  } finally {
+    await redis?.quit().catch(() => redis.disconnect());
+    await handle.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    if (error instanceof CliError) {
+      console.error(error.message);
+      process.exit(error.exitCode);
+    }
+    console.error('admin: failed:', error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,220 @@
+import type { AdminMember, AdminMemberListQuery, Page } from '@nestegg/contract';
+import {
+  type Database,
+  type DbOrTx,
+  member,
+  type Member,
+  type MemberPlan,
+  type MemberRole,
+  type MemberStatus,
+} from '@nestegg/db';
+import { count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import { deleteMemberCompletely } from '../auth/account-deletion.js';
+import { hashPassword } from '../auth/passwords.js';
+import type { SessionStore } from '../auth/session.store.js';
+import { pgErrorCode } from './pg-error.js';
+
+/** What the member operations need from the app: the database and the session store. */
+export interface MembersDeps {
+  db: Database;
+  sessions: SessionStore;
+}
+
+/** The columns an admin sees: everything of the member response except the (large) profile image. */
+const adminMemberColumns = {
+  id: member.id,
+  email: member.email,
+  displayName: member.displayName,
+  role: member.role,
+  status: member.status,
+  provider: member.provider,
+  plan: member.plan,
+  planExpiresAt: member.planExpiresAt,
+  planProduct: member.planProduct,
+  planAutoRenew: member.planAutoRenew,
+  points: member.points,
+  idponePicture: member.idponePicture,
+  createdAt: member.createdAt,
+};
+
+type AdminMemberRow = Pick<Member, keyof typeof adminMemberColumns>;
+
+export function toAdminMember(row: AdminMemberRow): AdminMember {
+  return {
+    id: row.id,
+    email: row.email,
+    displayName: row.displayName,
+    role: row.role,
+    status: row.status,
+    provider: row.provider,
+    plan: row.plan,
+    planExpiresAt: row.planExpiresAt?.toISOString() ?? null,
+    planProduct: row.planProduct,
+    planAutoRenew: row.planAutoRenew,
+    points: row.points,
+    idpOnePicture: row.idponePicture,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** `%`, `_` and the escape character itself match literally (PostgreSQL's default LIKE escape is `\`). */
+export function likeContains(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * One page of members, newest first; `q` matches e-mail or display name case-insensitively.
+ * Two queries: the page and the count.
+ */
+export async function listMembers(db: DbOrTx, query: AdminMemberListQuery): Promise<Page<AdminMember>> {
+  const { page, size } = query;
+  const q = query.q?.trim();
+  const where: SQL | undefined = q
+    ? or(ilike(member.email, likeContains(q)), ilike(member.displayName, likeContains(q)))
+    : undefined;
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select(adminMemberColumns)
+      .from(member)
+      .where(where)
+      .orderBy(desc(member.id))
+      .limit(size)
+      .offset((page - 1) * size),
+    db.select({ total: count() }).from(member).where(where),
+  ]);
+  return { items: rows.map(toAdminMember), page, size, total: counted?.total ?? 0 };
+}
+
+/** Member admin rule: an admin cannot change or delete their own account through these operations. */
+function refuseSelf(actorId: number, memberId: number): void {
+  if (actorId === memberId) {
+    throw new ForbiddenError('CANNOT_MODIFY_SELF', 'Administrators cannot change or delete their own account here.');
+  }
+}
+
+interface MemberChange {
+  row: AdminMemberRow | undefined;
+  /** Sessions whose cached copies must be dropped once the transaction has committed. */
+  tokenHashes: string[];
+}
+
+/**
+ * Runs a member change and its session change in one transaction, then drops the cached copies of the
+ * touched sessions: dropping them before the commit would let a concurrent request cache the old values
+ * again from the not yet committed backup.
+ */
+async function changeMember(
+  deps: MembersDeps,
+  change: (tx: DbOrTx) => Promise<MemberChange>,
+): Promise<AdminMember> {
+  const { row, tokenHashes } = await deps.db.transaction(async (tx) => {
+    const changed = await change(tx);
+    if (!changed.row) throw new NotFoundError('member');
+    return changed;
+  });
+  await deps.sessions.forgetCached(tokenHashes);
+  return toAdminMember(row!);
+}
+
+/**
+ * Sets a plan permanently: no expiry, subscription info cleared. The member's live sessions see the
+ * new plan at once.
+ */
+export function setMemberPlan(deps: MembersDeps, actorId: number, memberId: number, plan: MemberPlan) {
+  refuseSelf(actorId, memberId);
+  return changeMember(deps, async (tx) => {
+    const [row] = await tx
+      .update(member)
+      .set({ plan, planExpiresAt: null, planProduct: null, planAutoRenew: false })
+      .where(eq(member.id, memberId))
+      .returning(adminMemberColumns);
+    return { row, tokenHashes: row ? await deps.sessions.updateMember(memberId, { plan }, tx) : [] };
+  });
+}
+
+/** Changes the role; the member's live sessions carry the new role at once. */
+export function setMemberRole(deps: MembersDeps, actorId: number, memberId: number, role: MemberRole) {
+  refuseSelf(actorId, memberId);
+  return changeMember(deps, async (tx) => {
+    const [row] = await tx.update(member).set({ role }).where(eq(member.id, memberId)).returning(adminMemberColumns);
+    return { row, tokenHashes: row ? await deps.sessions.updateMember(memberId, { role }, tx) : [] };
+  });
+}
+
+/** Suspends (revoking every session; the data stays) or reactivates a member. */
+export function setMemberStatus(deps: MembersDeps, actorId: number, memberId: number, status: MemberStatus) {
+  refuseSelf(actorId, memberId);
+  return changeMember(deps, async (tx) => {
+    const [row] = await tx.update(member).set({ status }).where(eq(member.id, memberId)).returning(adminMemberColumns);
+    const revoke = row !== undefined && status === 'SUSPENDED';
+    return { row, tokenHashes: revoke ? await deps.sessions.destroyAllOf(memberId, { tx }) : [] };
+  });
+}
+
+/** Deletes a member and all of their data (the same path as withdrawal). */
+export async function deleteMember(app: FastifyInstance, actorId: number, memberId: number): Promise<void> {
+  refuseSelf(actorId, memberId);
+  await deleteMemberCompletely(app, memberId);
+}
+
+// ---------------------------------------------------------------------------
+// First admin (command line only)
+// ---------------------------------------------------------------------------
+
+/**
+ * Gives the account with this e-mail the ADMIN role; its live sessions become admin sessions at once.
+ * Throws `NotFoundError` when no account has that e-mail.
+ */
+export async function promoteToAdmin(deps: MembersDeps, email: string): Promise<AdminMember> {
+  const normalized = email.trim().toLowerCase();
+  const [found] = await deps.db
+    .select({ id: member.id })
+    .from(member)
+    .where(sql`lower(${member.email}) = ${normalized}`);
+  if (!found) throw new NotFoundError('member');
+  return changeMember(deps, async (tx) => {
+    const [row] = await tx
+      .update(member)
+      .set({ role: 'ADMIN' })
+      .where(eq(member.id, found.id))
+      .returning(adminMemberColumns);
+    return { row, tokenHashes: row ? await deps.sessions.updateMember(found.id, { role: 'ADMIN' }, tx) : [] };
+  });
+}
+
+export interface NewAdmin {
+  email: string;
+  displayName: string;
+  password: string;
+}
+
+const isUniqueViolation = (error: unknown): boolean => pgErrorCode(error) === '23505';
+
+/**
+ * Creates a LOCAL account with the ADMIN role (e-mail treated as verified: the operator typed it).
+ * Throws `ConflictError('EMAIL_TAKEN')` when an account already uses the e-mail: promote it instead.
+ */
+export async function createAdmin(db: DbOrTx, input: NewAdmin): Promise<AdminMember> {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const [row] = await db
+      .insert(member)
+      .values({
+        email: input.email.trim().toLowerCase(),
+        emailVerified: true,
+        passwordHash,
+        displayName: input.displayName.trim(),
+        role: 'ADMIN',
+        provider: 'LOCAL',
+      })
+      .returning(adminMemberColumns);
+    return toAdminMember(row!);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new ConflictError('EMAIL_TAKEN', 'An account already uses this e-mail; promote it instead.');
+    }
+    throw error;
+  }
+}
