@@ -3,6 +3,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { MemberResponseSchema, MemberStatusSchema, RoleSchema } from './auth.js';
 import {
+  routerOptions,
   errorResponses,
   IdParamSchema,
   IdSchema,
@@ -176,4 +177,4 @@ export const adminContract = c.router({
     responses: { 204: c.noBody(), ...errorResponses(401, 403, 404, 409) },
     metadata: meta('admin'),
   },
-});
+}, routerOptions);

@@ -2,6 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  routerOptions,
   errorResponses,
   IdSchema,
   InstantSchema,
@@ -255,4 +256,4 @@ export const authContract = c.router({
     responses: { 200: SignupEnabledResponseSchema },
     metadata: meta('public'),
   },
-});
+}, routerOptions);

@@ -2,6 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  routerOptions,
   CurrencySchema,
   errorResponses,
   InstantSchema,
@@ -113,4 +114,4 @@ export const billingContract = c.router({
     responses: { 204: c.noBody(), ...errorResponses(400) },
     metadata: meta('public'),
   },
-});
+}, routerOptions);

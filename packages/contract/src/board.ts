@@ -2,6 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  routerOptions,
   errorResponses,
   FileFieldSchema,
   IdParamSchema,
@@ -436,4 +437,4 @@ export const boardContract = c.router({
     responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
     metadata: meta('admin'),
   },
-});
+}, routerOptions);

@@ -30,10 +30,14 @@ export type RouteMetadata = {
 };
 
 /** `metadata: meta('login')` → `{ auth: 'login' }`, typed literally. */
-export const meta = <const A extends AuthLevel, const E extends Omit<RouteMetadata, 'auth'> = {}>(
+export function meta<const A extends AuthLevel>(auth: A): { readonly auth: A };
+export function meta<const A extends AuthLevel, const E extends Omit<RouteMetadata, 'auth'>>(
   auth: A,
-  extra?: E,
-): { readonly auth: A } & E => ({ ...(extra as E), auth });
+  extra: E,
+): { readonly auth: A } & E;
+export function meta(auth: AuthLevel, extra?: Omit<RouteMetadata, 'auth'>): RouteMetadata {
+  return { ...extra, auth };
+}
 
 export const isAuthLevel = (value: unknown): value is AuthLevel =>
   typeof value === 'string' && (authLevels as readonly string[]).includes(value);
@@ -54,8 +58,7 @@ export const ProblemFieldErrorSchema = z.object({
   message: z.string(),
 });
 
-/** RFC 9457 problem details, served as `application/problem+json`. */
-export const ProblemSchema = z
+const ProblemObjectSchema = z
   .object({
     type: z.string().describe('`about:blank` unless a specific problem type applies'),
     title: z.string(),
@@ -66,6 +69,11 @@ export const ProblemSchema = z
     errors: z.array(ProblemFieldErrorSchema).optional(),
   })
   .describe('Problem details (RFC 9457)');
+/** Named so that declaration files refer to it instead of repeating its structure per route. */
+export interface ProblemSchemaType extends ProblemObjectSchemaType {}
+type ProblemObjectSchemaType = typeof ProblemObjectSchema;
+/** RFC 9457 problem details, served as `application/problem+json`. */
+export const ProblemSchema: ProblemSchemaType = ProblemObjectSchema;
 export type Problem = z.infer<typeof ProblemSchema>;
 export type ProblemFieldError = z.infer<typeof ProblemFieldErrorSchema>;
 
@@ -84,11 +92,20 @@ export const problemCodes = [
 ] as const;
 export type ProblemCode = (typeof problemCodes)[number];
 
+/**
+ * Options every area router is built with: strict status codes, and a 500 problem on every route.
+ * (Applied per area rather than on the root so declaration files name each area once.)
+ */
+export const routerOptions = {
+  strictStatusCodes: true,
+  commonResponses: { 500: ProblemSchema },
+} as const;
+
 export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
 
 /**
  * Problem responses of a route: `responses: { 200: X, ...errorResponses(400, 401, 404) }`.
- * 500 is added to every route by the root router (`commonResponses`).
+ * 500 is added to every route by `routerOptions`.
  */
 export const errorResponses = <const S extends readonly ProblemStatus[]>(
   ...statuses: S

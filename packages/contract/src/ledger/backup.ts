@@ -10,6 +10,7 @@ import {
   meta,
   MoneySchema,
   NonNegativeMoneySchema,
+  routerOptions,
   SortOrderSchema,
 } from '../common.js';
 import { EntryFieldsSchema } from './entries.js';
@@ -115,4 +116,4 @@ export const backupContract = c.router({
     responses: { 200: RestoreResultSchema, ...errorResponses(400, 401, 403, 413) },
     metadata: meta('premium'),
   },
-});
+}, routerOptions);

@@ -11,6 +11,7 @@ import {
   MonthQuerySchema,
   MonthSchema,
   NonNegativeMoneySchema,
+  routerOptions,
   YearQuerySchema,
   YearSchema,
 } from '../common.js';
@@ -213,4 +214,4 @@ export const budgetsContract = c.router({
     responses: { 200: BudgetIncomeSchema, ...errorResponses(400, 401, 403) },
     metadata: meta('premium'),
   },
-});
+}, routerOptions);

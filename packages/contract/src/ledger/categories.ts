@@ -9,6 +9,7 @@ import {
   listOf,
   meta,
   ReorderBodySchema,
+  routerOptions,
   SortOrderSchema,
 } from '../common.js';
 import { TagNameSchema } from './shared.js';
@@ -115,7 +116,7 @@ export const categoriesContract = c.router({
     responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 409) },
     metadata: meta('login'),
   },
-});
+}, routerOptions);
 
 export const tagsContract = c.router({
   list: {
@@ -158,4 +159,4 @@ export const tagsContract = c.router({
     responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
     metadata: meta('premium'),
   },
-});
+}, routerOptions);

@@ -18,6 +18,7 @@ import {
   PositiveMoneySchema,
   QueryBooleanSchema,
   RateSchema,
+  routerOptions,
   SortOrderSchema,
 } from '../common.js';
 import {
@@ -297,7 +298,7 @@ export const entriesContract = c.router({
     responses: { 200: PendingCountSchema, ...errorResponses(401, 403) },
     metadata: meta('premium'),
   },
-});
+}, routerOptions);
 
 export const quickEntriesContract = c.router({
   list: {
@@ -332,4 +333,4 @@ export const quickEntriesContract = c.router({
     responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
     metadata: meta('login'),
   },
-});
+}, routerOptions);

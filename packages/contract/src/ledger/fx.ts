@@ -1,7 +1,14 @@
 /** Exchange rates (login). */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { CurrencySchema, DateSchema, errorResponses, meta, RateSchema } from '../common.js';
+import {
+  CurrencySchema,
+  DateSchema,
+  errorResponses,
+  meta,
+  RateSchema,
+  routerOptions,
+} from '../common.js';
 
 const c = initContract();
 
@@ -24,4 +31,4 @@ export const fxContract = c.router({
     responses: { 200: FxRateSchema, ...errorResponses(400, 401, 404, 503) },
     metadata: meta('login'),
   },
-});
+}, routerOptions);

@@ -16,6 +16,7 @@ import {
   PageQuerySchema,
   paginated,
   QuantitySchema,
+  routerOptions,
 } from '../common.js';
 import { DateRangeQuerySchema, OptionalIdQuerySchema } from './shared.js';
 
@@ -230,4 +231,4 @@ export const investmentsContract = c.router({
     responses: { 200: QuoteSchema, ...errorResponses(400, 401, 403, 404, 503) },
     metadata: meta('premium'),
   },
-});
+}, routerOptions);

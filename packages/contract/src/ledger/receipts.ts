@@ -1,7 +1,12 @@
 /** Receipt text recognition (premium). */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { errorResponses, FileFieldSchema, meta } from '../common.js';
+import {
+  errorResponses,
+  FileFieldSchema,
+  meta,
+  routerOptions,
+} from '../common.js';
 
 const c = initContract();
 
@@ -25,4 +30,4 @@ export const receiptsContract = c.router({
     responses: { 200: ReceiptTextSchema, ...errorResponses(400, 401, 403, 413, 503) },
     metadata: meta('premium'),
   },
-});
+}, routerOptions);

@@ -2,6 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  routerOptions,
   DateSchema,
   errorResponses,
   IdParamSchema,
@@ -122,4 +123,4 @@ export const recurringsContract = c.router({
     responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
     metadata: meta('login'),
   },
-});
+}, routerOptions);

@@ -2,6 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  routerOptions,
   errorResponses,
   LedgerTypeSchema,
   meta,
@@ -65,4 +66,4 @@ export const statsContract = c.router({
     responses: { 200: YearlyStatsSchema, ...errorResponses(400, 401, 403) },
     metadata: meta('premium'),
   },
-});
+}, routerOptions);

@@ -2,6 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  routerOptions,
   DateSchema,
   decimalString,
   errorResponses,
@@ -182,4 +183,4 @@ export const walletsContract = c.router({
     responses: { 200: NetWorthTrendSchema, ...errorResponses(400, 401) },
     metadata: meta('login'),
   },
-});
+}, routerOptions);
