@@ -174,7 +174,7 @@ export const adminContract = c.router({
     path: '/api/admin/default-categories/:id',
     summary: 'Delete a default category (refused while it has children)',
     pathParams: IdParamSchema,
-    responses: { 204: c.noBody(), ...errorResponses(401, 403, 404, 409) },
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404, 409) },
     metadata: meta('admin'),
   },
 }, routerOptions);

@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { authLevels, CONTRACT_VERSION, routeAuth, type AuthLevel } from '../src/index.js';
+import { routes, signature } from './routes.js';
+
+const statuses = (r: (typeof routes)[number]) => Object.keys(r.route.responses).map(Number);
+
+describe('route metadata', () => {
+  it('gives every route an auth level', () => {
+    expect(routes.length).toBeGreaterThan(100);
+    for (const r of routes) {
+      const auth = (r.route.metadata as { auth?: unknown } | undefined)?.auth;
+      expect(authLevels, r.key).toContain(auth);
+      expect(routeAuth(r.route)).toBe(auth);
+    }
+  });
+
+  it('routeAuth throws for a route without metadata', () => {
+    expect(() => routeAuth({ path: '/x' })).toThrow(/metadata\.auth/);
+  });
+
+  it('uses full /api paths, unique per method', () => {
+    const seen = new Set<string>();
+    for (const r of routes) {
+      expect(r.route.path, r.key).toMatch(/^\/api\/(auth|admin|board|billing|account|fx|images)(\/|$)/);
+      const sig = signature(r.method, r.route.path);
+      expect(seen.has(sig), sig).toBe(false);
+      seen.add(sig);
+    }
+  });
+
+  it('declares the problem statuses the guards produce, and strict status codes', () => {
+    for (const r of routes) {
+      const auth = routeAuth(r.route);
+      const s = statuses(r);
+      expect(r.route.strictStatusCodes, r.key).toBe(true);
+      expect(s, r.key).toContain(500);
+      if (auth !== 'public' && auth !== 'optional') expect(s, `${r.key} 401`).toContain(401);
+      if (auth === 'premium' || auth === 'admin') expect(s, `${r.key} 403`).toContain(403);
+      const hasInput = Boolean(r.route.pathParams || r.route.query || ('body' in r.route && typeof r.route.body === 'object'));
+      if (hasInput) expect(s, `${r.key} 400`).toContain(400);
+      expect(s.filter((n) => n < 300), `${r.key} success`).not.toHaveLength(0);
+    }
+  });
+
+  it('maps the premium-gated areas to premium and the rest of the ledger to login', () => {
+    const premium: RegExp[] = [
+      /^\/api\/account\/stats\//,
+      /^\/api\/account\/budgets/,
+      /^\/api\/account\/tags/,
+      /^\/api\/account\/ocr\//,
+      /^\/api\/account\/(holdings|trades|portfolio|quotes)/,
+      /^\/api\/account\/entries\/(notification|:id\/confirm|pending\/count)$/,
+      /^\/api\/account\/(backup|restore)$/,
+    ];
+    for (const r of routes.filter((x) => /^\/api\/(account|fx)\//.test(x.route.path))) {
+      const expected: AuthLevel = premium.some((re) => re.test(r.route.path)) ? 'premium' : 'login';
+      expect(routeAuth(r.route), signature(r.method, r.route.path)).toBe(expected);
+    }
+    expect(routes.filter((r) => r.route.path.startsWith('/api/account/recurrings')).map((r) => routeAuth(r.route))).toEqual(
+      ['login', 'login', 'login', 'login'],
+    );
+  });
+
+  it('keeps admin routes admin-only', () => {
+    for (const r of routes.filter((x) => x.route.path.startsWith('/api/admin/') || x.route.path.startsWith('/api/board/reports'))) {
+      expect(routeAuth(r.route), r.key).toBe('admin');
+    }
+  });
+
+  it('CONTRACT_VERSION follows package.json', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(CONTRACT_VERSION).toBe(pkg.version);
+  });
+});
+
+describe('main entry', () => {
+  it('imports nothing server-side', () => {
+    const seen = new Set<string>();
+    const visit = (url: URL) => {
+      if (seen.has(url.href)) return;
+      seen.add(url.href);
+      const source = readFileSync(url, 'utf8');
+      for (const m of source.matchAll(/^\s*(?:import|export)\b[^;'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)) {
+        const spec = (m[1] ?? m[2])!;
+        if (spec.startsWith('.')) visit(new URL(spec.replace(/\.js$/, '.ts'), url));
+        else expect(['@ts-rest/core', 'zod'], `${url.pathname} imports ${spec}`).toContain(spec);
+      }
+    };
+    visit(new URL('../src/index.ts', import.meta.url));
+    expect(seen.size).toBeGreaterThan(5);
+  });
+});
