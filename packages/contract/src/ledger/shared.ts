@@ -22,6 +22,3 @@ export const DateRangeQuerySchema = z.object({
 
 /** Optional numeric id in a query string. */
 export const OptionalIdQuerySchema = CoercedIdSchema.optional();
-
-/** `{ year, month }` in a query string. */
-export { MonthQuerySchema, YearQuerySchema } from '../common.js';
