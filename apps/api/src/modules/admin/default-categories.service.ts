@@ -112,7 +112,7 @@ export async function updateDefaultCategory(
 ): Promise<Row> {
   return mapWriteErrors(() =>
     db.transaction(async (tx) => {
-      const targetParentId = input.parentId === undefined ? undefined : input.parentId;
+      const targetParentId = input.parentId;
       if (targetParentId === id) throw new BadRequestError('INVALID_PARENT', 'A category cannot sit under itself.');
       // Lock the category and the new parent together, in id order, so crossing moves cannot deadlock.
       const lockIds = targetParentId ? [id, targetParentId] : [id];

@@ -3,7 +3,7 @@ import { authSession, category, member, pointHistory } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemberWithSession, type TestMember, useTestApp } from '../../test/app.js';
-import { checkPassword } from '../auth/passwords.js';
+import { checkPassword, hashPassword } from '../auth/passwords.js';
 import { hashToken } from '../auth/session.store.js';
 import { createAdmin, likeContains, promoteToAdmin } from './members.service.js';
 
@@ -313,6 +313,30 @@ describe('PUT /api/admin/members/:id/status', () => {
     const reactivated = await put(`/api/admin/members/${target.id}/status`, { status: 'ACTIVE' });
     expect(reactivated.statusCode).toBe(200);
     expect((await memberRow(target.id))?.status).toBe('ACTIVE');
+  });
+
+  it('a suspended member cannot log in until reactivated', async () => {
+    const target = await createMemberWithSession(app.current);
+    await app.current.db
+      .update(member)
+      .set({ passwordHash: await hashPassword('correct horse') })
+      .where(eq(member.id, target.id));
+    const login = () =>
+      app.current.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: target.email, password: 'correct horse' },
+      });
+    expect((await login()).statusCode).toBe(200);
+
+    await put(`/api/admin/members/${target.id}/status`, { status: 'SUSPENDED' });
+    const refused = await login();
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('ACCOUNT_SUSPENDED');
+    expect(await sessionRows(target.id)).toEqual([]);
+
+    await put(`/api/admin/members/${target.id}/status`, { status: 'ACTIVE' });
+    expect((await login()).statusCode).toBe(200);
   });
 
   it('rejects an unknown status with 400', async () => {

@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { member } from '@nestegg/db';
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { checkPassword } from '../modules/auth/passwords.js';
+import { createMemberWithSession, useTestApp } from '../test/app.js';
+
+/** Runs `admin …` the way `pnpm --filter @nestegg/api admin …` does. */
+
+const app = useTestApp();
+const apiDir = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[], env: Record<string, string | undefined>, stdin = ''): Promise<Run> {
+  const base = { ...process.env };
+  for (const key of ['DATABASE_URL', 'REDIS_URL', 'REDIS_KEY_PREFIX', 'ADMIN_PASSWORD']) delete base[key];
+  return new Promise((resolve, reject) => {
+    const child = spawn(tsx, ['--conditions=@nestegg/source', 'src/cli/admin.ts', ...args], {
+      cwd: apiDir,
+      env: { ...base, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+const connection = () => ({
+  DATABASE_URL: app.database.current.url,
+  REDIS_URL: app.redis.current.url,
+  REDIS_KEY_PREFIX: app.redis.current.keyPrefix,
+});
+
+const byEmail = async (email: string) =>
+  (await app.current.db.select().from(member).where(sql`lower(${member.email}) = ${email.toLowerCase()}`))[0];
+
+const uniqueEmail = (label: string) => `${label}-${randomBytes(4).toString('hex')}@nestegg.test`;
+
+describe('admin command line', () => {
+  it('fails fast without DATABASE_URL', async () => {
+    const run = await runCli(['promote', 'someone@nestegg.test'], {});
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('DATABASE_URL is not set');
+  });
+
+  it('prints the usage for unknown commands, missing arguments and bad e-mails', async () => {
+    const cases = [[], ['grant', 'a@b.test'], ['promote'], ['create', 'a@b.test'], ['promote', 'not-an-email']];
+    const runs = await Promise.all(cases.map((args) => runCli(args, connection())));
+    runs.forEach((run, index) => {
+      expect(run.code, cases[index]!.join(' ')).toBe(2);
+      expect(run.stderr).toContain('Usage:');
+    });
+  });
+
+  it('promote gives an existing account ADMIN; its live session becomes an admin session', async () => {
+    const target = await createMemberWithSession(app.current);
+    await app.current.sessions.resolve(target.token); // cached in Redis as USER
+
+    const run = await runCli(['promote', target.email.toUpperCase()], connection());
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('is now an ADMIN');
+
+    const [row] = await app.current.db.select().from(member).where(eq(member.id, target.id));
+    expect(row?.role).toBe('ADMIN');
+    expect((await app.current.sessions.resolve(target.token))?.role).toBe('ADMIN');
+    const response = await app.current.inject({ method: 'GET', url: '/api/admin/members', headers: target.headers });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('promote of an unknown e-mail fails with exit code 1', async () => {
+    const run = await runCli(['promote', 'nobody@nestegg.test'], connection());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('No account uses the e-mail nobody@nestegg.test');
+  });
+
+  it('create makes a LOCAL admin with the password from ADMIN_PASSWORD', async () => {
+    const email = uniqueEmail('root');
+    const run = await runCli(['create', email, 'Root'], { ...connection(), ADMIN_PASSWORD: 'correct horse battery' });
+    expect(run.code, run.stderr).toBe(0);
+    const row = await byEmail(email);
+    expect(row).toMatchObject({ role: 'ADMIN', provider: 'LOCAL', status: 'ACTIVE', displayName: 'Root' });
+    expect((await checkPassword('correct horse battery', row!.passwordHash!)).ok).toBe(true);
+
+    const again = await runCli(['create', email, 'Root'], { ...connection(), ADMIN_PASSWORD: 'correct horse battery' });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('promote it instead');
+  });
+
+  it('create reads the password from piped stdin and refuses a short one', async () => {
+    const email = uniqueEmail('piped');
+    const run = await runCli(['create', email, 'Piped Admin'], { DATABASE_URL: app.database.current.url }, 'long enough secret\n');
+    expect(run.code, run.stderr).toBe(0);
+    expect((await checkPassword('long enough secret', (await byEmail(email))!.passwordHash!)).ok).toBe(true);
+
+    const short = uniqueEmail('short');
+    const refused = await runCli(['create', short, 'Short'], { DATABASE_URL: app.database.current.url }, 'short\n');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('8 to 128 characters');
+    expect(await byEmail(short)).toBeUndefined();
+  });
+});
