@@ -1,0 +1,66 @@
+import type { Member } from '@nestegg/db';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type FailureLimit, FailureLimiter } from './failure-limiter.js';
+import type { AuthHandlers } from './handlers.js';
+import {
+  findOrCreateMember,
+  type IdentityProvider,
+  IdTokenVerifier,
+  InvalidIdTokenError,
+  providerConfig,
+  type SignInProfile,
+} from './identity-providers.js';
+import { openSession } from './session.issue.js';
+
+/** Rejected provider tokens per IP; the same shape as the login limit (10 per 10 minutes, cleared on success). */
+export const PROVIDER_SIGNIN_FAILURES: FailureLimit = {
+  name: 'provider-signin-failures',
+  maxFailures: 10,
+  windowSeconds: 600,
+};
+
+/** Provider sign-ins come from the mobile app, which keeps the member signed in: the 30-day session. */
+const PROVIDER_SESSIONS_REMEMBER_ME = true;
+
+export function identityProviderHandlers(
+  app: FastifyInstance,
+): AuthHandlers<'idpOneLogin' | 'idpTwoLogin' | 'idpOneClientId'> {
+  // One verifier (and so one cached remote key set) per provider for the life of the app.
+  const verifiers: Record<IdentityProvider, IdTokenVerifier> = {
+    IDPONE: new IdTokenVerifier('IDPONE', providerConfig(app.env, 'IDPONE'), app.log),
+    IDPTWO: new IdTokenVerifier('IDPTWO', providerConfig(app.env, 'IDPTWO'), app.log),
+  };
+  const limiter = new FailureLimiter(app.counters, PROVIDER_SIGNIN_FAILURES, app.log);
+
+  async function signIn(provider: IdentityProvider, token: string, request: FastifyRequest, profile: SignInProfile) {
+    const verifier = verifiers[provider];
+    verifier.assertConfigured();
+    await limiter.assertAllowed(request.ip);
+    let identity;
+    try {
+      identity = await verifier.verify(token);
+    } catch (error) {
+      if (error instanceof InvalidIdTokenError) await limiter.recordFailure(request.ip);
+      throw error;
+    }
+    await limiter.clear(request.ip);
+    const found: Member = await findOrCreateMember(app.db, provider, identity, profile);
+    return openSession(app, found, PROVIDER_SESSIONS_REMEMBER_ME);
+  }
+
+  return {
+    idpOneLogin: async ({ body, request }) => ({
+      status: 200,
+      body: await signIn('IDPONE', body.idToken, request, {}),
+    }),
+    idpTwoLogin: async ({ body, request }) => ({
+      status: 200,
+      body: await signIn('IDPTWO', body.identityToken, request, { displayName: body.displayName }),
+    }),
+    // Null unless sign-in would work: the app hides the button instead of offering a 503.
+    idpOneClientId: async () => ({
+      status: 200,
+      body: { clientId: verifiers.IDPONE.config?.clientId ?? null },
+    }),
+  };
+}

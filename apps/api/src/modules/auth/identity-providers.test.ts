@@ -1,0 +1,498 @@
+import { randomUUID } from 'node:crypto';
+import { contract } from '@nestegg/contract';
+import { authSession, member } from '@nestegg/db';
+import { startFakeServer } from '@nestegg/testing';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerContractRouter } from '../../lib/contract-router.js';
+import { useTestApp } from '../../test/app.js';
+import { identityProviderHandlers } from './identity-providers.routes.js';
+import { REMEMBER_ME_TTL_SECONDS } from './session.store.js';
+
+// ---------------------------------------------------------------------------
+// The fake providers: started before any app is built (the apps fetch key sets from them).
+// ---------------------------------------------------------------------------
+
+const ISSUER_ONE = 'https://idp-one.test';
+const ISSUER_ONE_ALT = 'idp-one.test';
+const ISSUER_TWO = 'https://idp-two.test';
+const CLIENT_ONE = 'client-one';
+const CLIENT_TWO = 'client-two';
+
+type Key = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+const keyOne = await generateKeyPair('RS256');
+/** Not published: same `kid` as keyOne, so it stands for a forged signature. */
+const impostorKey = await generateKeyPair('RS256');
+const keyTwo = await generateKeyPair('ES256');
+
+const publicJwk = async (key: Key, kid: string, alg: string) => ({ ...(await exportJWK(key)), kid, alg, use: 'sig' });
+const jwksOne = { keys: [await publicJwk(keyOne.publicKey, 'one-1', 'RS256')] };
+const jwksTwo = { keys: [await publicJwk(keyTwo.publicKey, 'two-1', 'ES256')] };
+
+const provider = await startFakeServer({
+  'GET /one/jwks': () => ({ body: jwksOne }),
+  'GET /two/jwks': () => ({ body: jwksTwo }),
+  'GET /down/jwks': () => ({ status: 500, body: { error: 'down' } }),
+});
+afterAll(() => provider.close());
+
+const fullEnv = {
+  IDPONE_CLIENT_ID: CLIENT_ONE,
+  IDPONE_JWKS_URL: `${provider.url}/one/jwks`,
+  IDPONE_ISSUERS: `${ISSUER_ONE}, ${ISSUER_ONE_ALT}`,
+  IDPTWO_CLIENT_ID: CLIENT_TWO,
+  IDPTWO_JWKS_URL: `${provider.url}/two/jwks`,
+  IDPTWO_ISSUER: ISSUER_TWO,
+};
+
+interface TokenOptions {
+  key?: Key;
+  kid?: string;
+  alg?: string;
+  issuer?: string;
+  audience?: string;
+  /** Seconds from now; negative = already expired; null = no `exp` claim. */
+  expiresIn?: number | null;
+  subject?: string | null;
+}
+
+async function signToken(claims: JWTPayload, defaults: Required<Omit<TokenOptions, 'subject' | 'expiresIn'>>, options: TokenOptions) {
+  const now = Math.floor(Date.now() / 1000);
+  const jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: options.alg ?? defaults.alg, kid: options.kid ?? defaults.kid, typ: 'JWT' })
+    .setIssuer(options.issuer ?? defaults.issuer)
+    .setAudience(options.audience ?? defaults.audience)
+    .setIssuedAt(now - 5);
+  if (options.expiresIn !== null) jwt.setExpirationTime(now + (options.expiresIn ?? 600));
+  if (options.subject !== null) jwt.setSubject(options.subject ?? randomUUID());
+  return jwt.sign(options.key ?? defaults.key);
+}
+
+const tokenOne = (claims: JWTPayload, options: TokenOptions = {}) =>
+  signToken(claims, { key: keyOne.privateKey, kid: 'one-1', alg: 'RS256', issuer: ISSUER_ONE, audience: CLIENT_ONE }, options);
+const tokenTwo = (claims: JWTPayload, options: TokenOptions = {}) =>
+  signToken(claims, { key: keyTwo.privateKey, kid: 'two-1', alg: 'ES256', issuer: ISSUER_TWO, audience: CLIENT_TWO }, options);
+
+const uniqueEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.test`;
+
+// Every call comes from its own address, so the per-IP failure limit only shows where a test asks for it.
+let ipSequence = 0;
+const nextIp = () => {
+  ipSequence += 1;
+  return `10.1.${Math.floor(ipSequence / 250)}.${(ipSequence % 250) + 1}`;
+};
+
+type App = { readonly current: FastifyInstance };
+
+/** The api with the provider routes; mounted here when the auth module is not (yet) in the app's module list. */
+function useProviderApp(env: Record<string, string>): App {
+  const app = useTestApp(env);
+  beforeAll(async () => {
+    if (app.current.hasRoute({ method: 'POST', url: '/api/auth/idpone' })) return;
+    await app.current.register(async (scope) => {
+      const { idpOneLogin, idpTwoLogin, idpOneClientId } = contract.auth;
+      registerContractRouter(scope, { idpOneLogin, idpTwoLogin, idpOneClientId }, identityProviderHandlers(scope));
+    });
+  });
+  return app;
+}
+
+function client(app: App) {
+  return {
+    one: (idToken: string, remoteAddress = nextIp()) =>
+      app.current.inject({ method: 'POST', url: '/api/auth/idpone', payload: { idToken }, remoteAddress }),
+    two: (identityToken: string, displayName?: string, remoteAddress = nextIp()) =>
+      app.current.inject({
+        method: 'POST',
+        url: '/api/auth/idptwo',
+        payload: displayName === undefined ? { identityToken } : { identityToken, displayName },
+        remoteAddress,
+      }),
+    clientId: () => app.current.inject({ method: 'GET', url: '/api/auth/idpone-client-id' }),
+    memberRow: async (id: number) => {
+      const [row] = await app.current.db.select().from(member).where(eq(member.id, id));
+      return row!;
+    },
+    insertMember: async (values: Partial<typeof member.$inferInsert> & { email: string | null }) => {
+      const [row] = await app.current.db
+        .insert(member)
+        .values({ displayName: 'Existing', emailVerified: true, ...values })
+        .returning();
+      return row!;
+    },
+    memberCount: async () => {
+      const [row] = await app.current.db.select({ n: sql<number>`count(*)::int` }).from(member);
+      return row!.n;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
+
+describe('sign-in with identity providers', () => {
+  const app = useProviderApp(fullEnv);
+  const api = client(app);
+
+  describe('provider one', () => {
+    it('creates an IDPONE member with picture, name and verified e-mail, and opens a 30-day session', async () => {
+      const subject = randomUUID();
+      const email = uniqueEmail('new');
+      const response = await api.one(
+        await tokenOne(
+          { email: email.toUpperCase(), email_verified: true, name: 'New Person', picture: 'https://pics.test/a.png' },
+          { subject },
+        ),
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      const body = response.json();
+      expect(body.member).toMatchObject({
+        email,
+        displayName: 'New Person',
+        provider: 'IDPONE',
+        idpOnePicture: 'https://pics.test/a.png',
+        status: 'ACTIVE',
+      });
+      const row = await api.memberRow(body.member.id);
+      expect(row).toMatchObject({ idponeId: subject, idptwoId: null, emailVerified: true, email, passwordHash: null });
+
+      const session = await app.current.sessions.resolve(body.token);
+      expect(session).toMatchObject({ memberId: body.member.id, displayName: 'New Person', rememberMe: true });
+      const lifetime = new Date(body.expiresAt).getTime() - Date.now();
+      expect(lifetime).toBeGreaterThan((REMEMBER_ME_TTL_SECONDS - 60) * 1000);
+    });
+
+    it('finds the member by subject on a later sign-in, even when the e-mail claim changed', async () => {
+      const subject = randomUUID();
+      const first = await api.one(await tokenOne({ email: uniqueEmail('sub'), email_verified: true, name: 'Sub' }, { subject }));
+      const before = await api.memberCount();
+      const second = await api.one(
+        await tokenOne({ email: uniqueEmail('changed'), email_verified: true, name: 'Renamed' }, { subject }),
+      );
+      expect(second.statusCode, second.body).toBe(200);
+      expect(second.json().member.id).toBe(first.json().member.id);
+      // The account keeps its own name and e-mail: only the picture follows the provider.
+      expect(second.json().member).toMatchObject({ displayName: 'Sub', email: first.json().member.email });
+      expect(await api.memberCount()).toBe(before);
+      expect(second.json().token).not.toBe(first.json().token);
+    });
+
+    it('synchronizes the picture when the claim changes and keeps it when the claim is absent', async () => {
+      const subject = randomUUID();
+      const claims = { email: uniqueEmail('pic'), email_verified: true, name: 'Pic' };
+      const first = await api.one(await tokenOne({ ...claims, picture: 'https://pics.test/old.png' }, { subject }));
+      const id = first.json().member.id;
+
+      const changed = await api.one(await tokenOne({ ...claims, picture: 'https://pics.test/new.png' }, { subject }));
+      expect(changed.json().member.idpOnePicture).toBe('https://pics.test/new.png');
+      expect((await api.memberRow(id)).idponePicture).toBe('https://pics.test/new.png');
+
+      const absent = await api.one(await tokenOne(claims, { subject }));
+      expect(absent.json().member.idpOnePicture).toBe('https://pics.test/new.png');
+    });
+
+    it('ignores a picture claim that is not an http(s) URL', async () => {
+      const response = await api.one(
+        await tokenOne({ email: uniqueEmail('js'), email_verified: true, picture: 'javascript:alert(1)' }),
+      );
+      expect(response.statusCode).toBe(200);
+      expect(response.json().member.idpOnePicture).toBeNull();
+    });
+
+    it('links an existing LOCAL account by verified e-mail (any case), keeping provider LOCAL', async () => {
+      const email = uniqueEmail('local');
+      const local = await api.insertMember({ email, displayName: 'Local Lee', passwordHash: 'x', provider: 'LOCAL' });
+      const subject = randomUUID();
+      const before = await api.memberCount();
+
+      const response = await api.one(
+        await tokenOne(
+          { email: email.toUpperCase(), email_verified: 'true', name: 'Provider Name', picture: 'https://pics.test/l.png' },
+          { subject },
+        ),
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().member).toMatchObject({
+        id: local.id,
+        provider: 'LOCAL',
+        displayName: 'Local Lee',
+        idpOnePicture: 'https://pics.test/l.png',
+      });
+      expect(await api.memberRow(local.id)).toMatchObject({ idponeId: subject, provider: 'LOCAL', passwordHash: 'x' });
+      expect(await api.memberCount()).toBe(before);
+
+      // From now on the subject finds it.
+      const again = await api.one(await tokenOne({ email: uniqueEmail('other'), email_verified: true }, { subject }));
+      expect(again.json().member.id).toBe(local.id);
+    });
+
+    it.each([
+      ['false', false],
+      ['the string "false"', 'false'],
+      ['absent', undefined],
+    ])('does not link to an existing account when email_verified is %s', async (_label, verified) => {
+      const email = uniqueEmail('unverified');
+      const local = await api.insertMember({ email, provider: 'LOCAL' });
+      const before = await api.memberCount();
+      const claims: JWTPayload = { email, name: 'Intruder' };
+      if (verified !== undefined) claims.email_verified = verified;
+
+      const response = await api.one(await tokenOne(claims));
+      expect(response.statusCode).toBe(403);
+      expect(response.json().code).toBe('EMAIL_NOT_VERIFIED');
+      expect((await api.memberRow(local.id)).idponeId).toBeNull();
+      expect(await api.memberCount()).toBe(before);
+    });
+
+    it('creates a member without an e-mail when an unverified e-mail belongs to nobody', async () => {
+      const email = uniqueEmail('nobody');
+      const response = await api.one(await tokenOne({ email, email_verified: false }));
+      expect(response.statusCode, response.body).toBe(200);
+      const created = await api.memberRow(response.json().member.id);
+      expect(created).toMatchObject({ email: null, emailVerified: false, provider: 'IDPONE' });
+      // The name still comes from the e-mail's local part.
+      expect(created.displayName).toBe(email.split('@')[0]);
+    });
+
+    it('refuses to link an account already linked to another subject of the provider', async () => {
+      const email = uniqueEmail('taken');
+      const local = await api.insertMember({ email, provider: 'LOCAL', idponeId: randomUUID() });
+      const response = await api.one(await tokenOne({ email, email_verified: true }));
+      expect(response.statusCode).toBe(403);
+      expect(response.json().code).toBe('ACCOUNT_LINKED_ELSEWHERE');
+      expect((await api.memberRow(local.id)).idponeId).not.toBeNull();
+    });
+
+    it.each([
+      ['the name claim, trimmed and cut to 30 characters', () => ({ name: `  ${'N'.repeat(40)}  `, email: uniqueEmail('long') }), () => 'N'.repeat(30)],
+      ['the e-mail local part without a name', () => ({ email: uniqueEmail('fallback') }), (email?: string) => email!.split('@')[0]!],
+      ['"Member" without name and e-mail', () => ({}), () => 'Member'],
+    ] as [string, () => { name?: string; email?: string }, (email?: string) => string][])(
+      'takes the display name from %s',
+      async (_label, makeClaims, expected) => {
+        const claims = makeClaims();
+        const response = await api.one(await tokenOne({ ...claims, email_verified: true }));
+        expect(response.statusCode, response.body).toBe(200);
+        expect(response.json().member.displayName).toBe(expected(claims.email));
+      },
+    );
+
+    it('never splits a character when cutting the name', async () => {
+      const response = await api.one(await tokenOne({ name: `${'a'.repeat(29)}😀` }));
+      expect(response.json().member.displayName).toBe('a'.repeat(29));
+    });
+
+    it('accepts every configured issuer', async () => {
+      const response = await api.one(await tokenOne({}, { issuer: ISSUER_ONE_ALT }));
+      expect(response.statusCode, response.body).toBe(200);
+    });
+
+    it('accepts a token that expired within the clock tolerance', async () => {
+      const response = await api.one(await tokenOne({}, { expiresIn: -10 }));
+      expect(response.statusCode, response.body).toBe(200);
+    });
+
+    it('creates one member when two first sign-ins of the same subject race', async () => {
+      const subject = randomUUID();
+      const tokens = await Promise.all(
+        Array.from({ length: 6 }, () => tokenOne({ email: 'race@example.test', email_verified: true }, { subject })),
+      );
+      const responses = await Promise.all(tokens.map((token) => api.one(token)));
+      expect(responses.map((response) => response.statusCode)).toEqual(tokens.map(() => 200));
+      expect(new Set(responses.map((response) => response.json().member.id)).size).toBe(1);
+      const rows = await app.current.db.select().from(member).where(eq(member.idponeId, subject));
+      expect(rows).toHaveLength(1);
+    });
+
+    it('returns the configured client id', async () => {
+      const response = await api.clientId();
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ clientId: CLIENT_ONE });
+    });
+  });
+
+  describe('provider two', () => {
+    it('creates an IDPTWO member named from the body, with no picture', async () => {
+      const subject = randomUUID();
+      const email = uniqueEmail('two');
+      const claims = { email, email_verified: 'true', picture: 'https://pics.test/two.png' };
+      const response = await api.two(await tokenTwo(claims, { subject }), 'Two Person');
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().member).toMatchObject({ displayName: 'Two Person', provider: 'IDPTWO', email, idpOnePicture: null });
+      expect(await api.memberRow(response.json().member.id)).toMatchObject({ idptwoId: subject, idponeId: null, emailVerified: true });
+
+      // Later sign-ins send no name (and a different one is ignored): the account keeps its name.
+      const later = await api.two(await tokenTwo(claims, { subject }), 'Other Name');
+      expect(later.json().member).toMatchObject({ id: response.json().member.id, displayName: 'Two Person', idpOnePicture: null });
+    });
+
+    it('falls back to the e-mail local part when the body has no name', async () => {
+      const email = uniqueEmail('twoname');
+      const response = await api.two(await tokenTwo({ email, email_verified: true, name: 'Claim Name' }));
+      expect(response.json().member.displayName).toBe(email.split('@')[0]);
+    });
+
+    it('links by verified e-mail with idptwo_id, keeping the account provider', async () => {
+      const email = uniqueEmail('link2');
+      const first = await api.one(await tokenOne({ email, email_verified: true, name: 'From One' }));
+      const id = first.json().member.id;
+      const subject = randomUUID();
+
+      const response = await api.two(await tokenTwo({ email, email_verified: 'true' }, { subject }), 'Ignored');
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().member).toMatchObject({ id, provider: 'IDPONE', displayName: 'From One' });
+      expect((await api.memberRow(id)).idptwoId).toBe(subject);
+    });
+
+    it('does not link with an unverified e-mail', async () => {
+      const email = uniqueEmail('unverified2');
+      const local = await api.insertMember({ email, provider: 'LOCAL' });
+      const response = await api.two(await tokenTwo({ email, email_verified: 'false' }));
+      expect(response.statusCode).toBe(403);
+      expect(response.json().code).toBe('EMAIL_NOT_VERIFIED');
+      expect((await api.memberRow(local.id)).idptwoId).toBeNull();
+    });
+
+    it('rejects a provider one token (other issuer, audience and keys)', async () => {
+      const response = await api.two(await tokenOne({}));
+      expect(response.statusCode).toBe(401);
+      expect(response.json().code).toBe('INVALID_ID_TOKEN');
+    });
+  });
+
+  describe('token rejections', () => {
+    const cases: [string, (subject: string) => Promise<string>][] = [
+      ['a forged signature (unpublished key, same kid)', (subject) => tokenOne({}, { subject, key: impostorKey.privateKey })],
+      ['a wrong audience', (subject) => tokenOne({}, { subject, audience: 'someone-else' })],
+      ['a wrong issuer', (subject) => tokenOne({}, { subject, issuer: 'https://evil.test' })],
+      ['an expired token', (subject) => tokenOne({}, { subject, expiresIn: -120 })],
+      ['a garbage token', async () => 'not-a-jwt'],
+      ['a token without a subject', async () => tokenOne({}, { subject: null })],
+      ['a token without an expiry', (subject) => tokenOne({}, { subject, expiresIn: null })],
+      [
+        'an unsigned token',
+        async (subject) => {
+          const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+          const now = Math.floor(Date.now() / 1000);
+          return `${encode({ alg: 'none', kid: 'one-1' })}.${encode({ sub: subject, iss: ISSUER_ONE, aud: CLIENT_ONE, exp: now + 600 })}.`;
+        },
+      ],
+    ];
+
+    it.each(cases)('answers 401 INVALID_ID_TOKEN for %s and creates nothing', async (_label, makeToken) => {
+      const subject = randomUUID();
+      const before = await api.memberCount();
+      const response = await api.one(await makeToken(subject));
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.json().code).toBe('INVALID_ID_TOKEN');
+      expect(await api.memberCount()).toBe(before);
+    });
+
+    it('answers 401 INVALID_ID_TOKEN for an expired provider two token', async () => {
+      const response = await api.two(await tokenTwo({}, { expiresIn: -120 }));
+      expect(response.statusCode).toBe(401);
+      expect(response.json().code).toBe('INVALID_ID_TOKEN');
+    });
+  });
+
+  describe('suspended members', () => {
+    it('answers 403 ACCOUNT_SUSPENDED and opens no session', async () => {
+      const subject = randomUUID();
+      const suspended = await api.insertMember({ email: null, provider: 'IDPONE', idponeId: subject, status: 'SUSPENDED' });
+      const response = await api.one(await tokenOne({}, { subject }));
+      expect(response.statusCode).toBe(403);
+      expect(response.json().code).toBe('ACCOUNT_SUSPENDED');
+      const sessions = await app.current.db.select().from(authSession).where(eq(authSession.memberId, suspended.id));
+      expect(sessions).toHaveLength(0);
+    });
+  });
+
+  describe('failure limit', () => {
+    it('answers 429 after 10 rejected tokens from one IP within the window; other IPs pass', async () => {
+      const ip = '203.0.113.7';
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        expect((await api.one('garbage', ip)).statusCode).toBe(401);
+      }
+      const blocked = await api.one(await tokenOne({}), ip);
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().code).toBe('RATE_LIMITED');
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await api.one(await tokenOne({}), '203.0.113.8')).statusCode).toBe(200);
+    });
+
+    it('clears the count on a successful sign-in', async () => {
+      const ip = '203.0.113.9';
+      for (let attempt = 0; attempt < 9; attempt += 1) await api.one('garbage', ip);
+      expect((await api.two(await tokenTwo({}), undefined, ip)).statusCode).toBe(200);
+      for (let attempt = 0; attempt < 9; attempt += 1) await api.one('garbage', ip);
+      expect((await api.one(await tokenOne({}), ip)).statusCode).toBe(200);
+    });
+  });
+
+  // Last in this block: counts every key set fetch the block caused.
+  it('fetches each key set once across many sign-ins', async () => {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      expect((await api.one(await tokenOne({}))).statusCode).toBe(200);
+      expect((await api.two(await tokenTwo({}))).statusCode).toBe(200);
+    }
+    const fetches = (path: string) => provider.requests.filter((request) => request.path === path).length;
+    expect(fetches('/one/jwks')).toBe(1);
+    expect(fetches('/two/jwks')).toBe(1);
+  });
+});
+
+describe('providers not configured', () => {
+  // Provider one has a client id but no key set URL or issuer: not usable either.
+  const app = useProviderApp({ IDPONE_CLIENT_ID: CLIENT_ONE });
+  const api = client(app);
+
+  it('answers 503 PROVIDER_NOT_CONFIGURED for provider one', async () => {
+    const response = await api.one(await tokenOne({}));
+    expect(response.statusCode).toBe(503);
+    expect(response.json().code).toBe('PROVIDER_NOT_CONFIGURED');
+  });
+
+  it('answers 503 PROVIDER_NOT_CONFIGURED for provider two', async () => {
+    const response = await api.two(await tokenTwo({}));
+    expect(response.statusCode).toBe(503);
+    expect(response.json().code).toBe('PROVIDER_NOT_CONFIGURED');
+  });
+
+  it('returns a null client id', async () => {
+    const response = await api.clientId();
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ clientId: null });
+  });
+});
+
+describe('provider key set unreachable', () => {
+  const app = useProviderApp({ ...fullEnv, IDPONE_JWKS_URL: `${provider.url}/down/jwks` });
+  const api = client(app);
+
+  it('answers 503 PROVIDER_UNAVAILABLE, not a token rejection', async () => {
+    const response = await api.one(await tokenOne({}));
+    expect(response.statusCode).toBe(503);
+    expect(response.json().code).toBe('PROVIDER_UNAVAILABLE');
+  });
+});
+
+describe('LOCAL accounts first when several accounts hold the e-mail', () => {
+  const app = useProviderApp(fullEnv);
+  const api = client(app);
+
+  it('links the LOCAL account, not an older provider account with the same e-mail', async () => {
+    // Only reachable without the case-insensitive unique index (e.g. data from before it existed).
+    await app.current.db.execute(sql`drop index member_email_lower_uq`);
+    const email = uniqueEmail('shared');
+    const older = await api.insertMember({ email, provider: 'IDPTWO', idptwoId: randomUUID() });
+    const local = await api.insertMember({ email: email.toUpperCase(), provider: 'LOCAL' });
+    expect(older.id).toBeLessThan(local.id);
+
+    const response = await api.one(await tokenOne({ email, email_verified: true }));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().member.id).toBe(local.id);
+    expect((await api.memberRow(older.id)).idponeId).toBeNull();
+  });
+});
