@@ -7,7 +7,7 @@ import type {
 import { type Database, type DbOrTx, defaultCategory } from '@nestegg/db';
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { pgErrorCode } from './pg-error.js';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 
 /**
  * Default categories (shared by all members), two levels: a sub-category sits under a top-level
@@ -51,8 +51,8 @@ async function mapWriteErrors<T>(write: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof AppError) throw error;
     const code = pgErrorCode(error);
-    if (code === '23505') throw duplicateName();
-    if (code === '23503') throw new NotFoundError('parent category');
+    if (code === UNIQUE_VIOLATION) throw duplicateName();
+    if (code === FOREIGN_KEY_VIOLATION) throw new NotFoundError('parent category');
     throw error;
   }
 }
@@ -175,7 +175,7 @@ export async function deleteDefaultCategory(db: DbOrTx, id: number): Promise<voi
   try {
     deleted = await db.delete(defaultCategory).where(eq(defaultCategory.id, id)).returning({ id: defaultCategory.id });
   } catch (error) {
-    if (pgErrorCode(error) === '23503') throw hasChildren();
+    if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw hasChildren();
     throw error;
   }
   if (deleted.length === 0) throw new NotFoundError('category');

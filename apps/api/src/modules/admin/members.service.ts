@@ -14,7 +14,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.j
 import { deleteMemberCompletely } from '../auth/account-deletion.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { SessionStore } from '../auth/session.store.js';
-import { pgErrorCode } from './pg-error.js';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 
 /** What the member operations need from the app: the database and the session store. */
 export interface MembersDeps {
@@ -190,7 +190,7 @@ export interface NewAdmin {
   password: string;
 }
 
-const isUniqueViolation = (error: unknown): boolean => pgErrorCode(error) === '23505';
+const isUniqueViolation = (error: unknown): boolean => pgErrorCode(error) === UNIQUE_VIOLATION;
 
 /**
  * Creates a LOCAL account with the ADMIN role (e-mail treated as verified: the operator typed it).

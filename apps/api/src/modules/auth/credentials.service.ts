@@ -3,13 +3,11 @@ import { member, type Member } from '@nestegg/db';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { BadRequestError, ConflictError, ForbiddenError, UnauthenticatedError } from '../../lib/errors.js';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 import { isSignupEnabled } from '../settings/app-settings.js';
 import { FailureLimiter, LOGIN_FAILURES, PASSWORD_GATE_FAILURES } from './failure-limiter.js';
 import { burnPasswordCheck, checkPassword, hashPassword } from './passwords.js';
 import { openSession } from './session.issue.js';
-
-const isUniqueViolation = (error: unknown) =>
-  (error as { cause?: { code?: string } })?.cause?.code === '23505' || (error as { code?: string })?.code === '23505';
 
 export class CredentialsService {
   private readonly loginFailures: FailureLimiter;
@@ -39,7 +37,7 @@ export class CredentialsService {
         provider: 'LOCAL',
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictError('EMAIL_TAKEN', 'An account with this e-mail exists.');
+      if (pgErrorCode(error) === UNIQUE_VIOLATION) throw new ConflictError('EMAIL_TAKEN', 'An account with this e-mail exists.');
       throw error;
     }
     return answer;

@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { contract } from '@nestegg/contract';
 import { authSession, member } from '@nestegg/db';
 import { startFakeServer } from '@nestegg/testing';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerContractRouter } from '../../lib/contract-router.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
-import { identityProviderHandlers } from './identity-providers.routes.js';
 import { REMEMBER_ME_TTL_SECONDS } from './session.store.js';
 
 // ---------------------------------------------------------------------------
@@ -86,17 +83,8 @@ const nextIp = () => {
 
 type App = { readonly current: FastifyInstance };
 
-/** The api with the provider routes; mounted here when the auth module is not (yet) in the app's module list. */
 function useProviderApp(env: Record<string, string>): App {
-  const app = useTestApp(env);
-  beforeAll(async () => {
-    if (app.current.hasRoute({ method: 'POST', url: '/api/auth/idpone' })) return;
-    await app.current.register(async (scope) => {
-      const { idpOneLogin, idpTwoLogin, idpOneClientId } = contract.auth;
-      registerContractRouter(scope, { idpOneLogin, idpTwoLogin, idpOneClientId }, identityProviderHandlers(scope));
-    });
-  });
-  return app;
+  return useTestApp(env);
 }
 
 function client(app: App) {

@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import type { Env } from '../../env.js';
 import { AppError, ForbiddenError, ServiceUnavailableError } from '../../lib/errors.js';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 
 export type IdentityProvider = 'IDPONE' | 'IDPTWO';
 
@@ -233,13 +234,6 @@ export interface SignInProfile {
   displayName?: string;
 }
 
-const UNIQUE_VIOLATION = '23505';
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
-  return e?.cause?.code === UNIQUE_VIOLATION || e?.code === UNIQUE_VIOLATION;
-}
-
 /**
  * Finds the member a verified identity belongs to (by subject id; else by the same verified e-mail, LOCAL
  * accounts first, which is then linked, keeping its provider value; else a new member), in one transaction.
@@ -255,7 +249,7 @@ export async function findOrCreateMember(
   try {
     return await db.transaction((tx) => resolveMember(tx, provider, identity, profile));
   } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
+    if (pgErrorCode(error) !== UNIQUE_VIOLATION) throw error;
     return db.transaction((tx) => resolveMember(tx, provider, identity, profile));
   }
 }
