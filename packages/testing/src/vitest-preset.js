@@ -3,6 +3,19 @@ import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const sourceConditions = ['@nestegg/source', ...defaultServerConditions];
+const packagesDir = new URL('../../', import.meta.url).pathname;
+
+/**
+ * Workspace entry points mapped to their TypeScript sources. Conditions alone do not reach the global
+ * setup, which vitest runs in its main process and whose package imports Node would resolve to `dist/`.
+ */
+const workspaceSources = [
+  ['@nestegg/db/migrate', 'db/src/migrate.ts'],
+  ['@nestegg/db', 'db/src/index.ts'],
+  ['@nestegg/contract/openapi', 'contract/src/openapi.ts'],
+  ['@nestegg/contract', 'contract/src/index.ts'],
+  ['@nestegg/testing', 'testing/src/index.ts'],
+].map(([name, file]) => ({ find: new RegExp(`^${name}$`), replacement: `${packagesDir}${file}` }));
 
 /**
  * Vitest config for packages whose tests use real Postgres and Redis: workspace packages resolve to
@@ -11,7 +24,7 @@ const sourceConditions = ['@nestegg/source', ...defaultServerConditions];
  */
 export function integrationTestConfig(options = {}) {
   return defineConfig({
-    resolve: { conditions: sourceConditions },
+    resolve: { conditions: sourceConditions, alias: workspaceSources },
     ssr: { resolve: { conditions: sourceConditions, externalConditions: ['@nestegg/source'] } },
     test: {
       include: options.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],

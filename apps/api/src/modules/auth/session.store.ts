@@ -173,7 +173,9 @@ export class SessionStore {
       .from(authSession)
       .where(and(eq(authSession.tokenHash, tokenHash), gt(authSession.expiresAt, new Date())));
     if (!row) return null;
-    const expiresAt = await this.slideBackup(tokenHash, row.rememberMe);
+    const expiresAt = this.backupSlideDue(row.expiresAt, row.rememberMe)
+      ? await this.slideBackup(tokenHash, row.rememberMe)
+      : row.expiresAt;
     const session: CachedSession = {
       memberId: row.memberId,
       displayName: row.displayName,
@@ -183,6 +185,12 @@ export class SessionStore {
     };
     await this.cache(tokenHash, session);
     return { ...session, tokenHash, expiresAt };
+  }
+
+  /** Due once a tenth of the lifetime has passed since the last slide. */
+  private backupSlideDue(expiresAt: Date, rememberMe: boolean): boolean {
+    const lifetimeMs = this.ttlFor(rememberMe) * 1000;
+    return expiresAt.getTime() - Date.now() < lifetimeMs - backupRefreshSeconds(this.ttlFor(rememberMe)) * 1000;
   }
 
   private async slideBackup(tokenHash: string, rememberMe: boolean): Promise<Date> {
