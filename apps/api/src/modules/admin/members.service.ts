@@ -12,6 +12,7 @@ import { count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { deleteMemberCompletely } from '../auth/account-deletion.js';
+import { type MemberSummaryRow, toAdminMember } from '../auth/member.view.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { SessionStore } from '../auth/session.store.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
@@ -38,26 +39,6 @@ const adminMemberColumns = {
   idponePicture: member.idponePicture,
   createdAt: member.createdAt,
 };
-
-type AdminMemberRow = Pick<Member, keyof typeof adminMemberColumns>;
-
-export function toAdminMember(row: AdminMemberRow): AdminMember {
-  return {
-    id: row.id,
-    email: row.email,
-    displayName: row.displayName,
-    role: row.role,
-    status: row.status,
-    provider: row.provider,
-    plan: row.plan,
-    planExpiresAt: row.planExpiresAt?.toISOString() ?? null,
-    planProduct: row.planProduct,
-    planAutoRenew: row.planAutoRenew,
-    points: row.points,
-    idpOnePicture: row.idponePicture,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
 
 /** `%`, `_` and the escape character itself match literally (PostgreSQL's default LIKE escape is `\`). */
 export function likeContains(text: string): string {
@@ -95,7 +76,7 @@ function refuseSelf(actorId: number, memberId: number): void {
 }
 
 interface MemberChange {
-  row: AdminMemberRow | undefined;
+  row: MemberSummaryRow | undefined;
   /** Sessions whose cached copies must be dropped once the transaction has committed. */
   tokenHashes: string[];
 }
