@@ -39,6 +39,22 @@ const backupFreshKey = (tokenHash: string) => `session-backup-fresh:${tokenHash}
 const backupRefreshSeconds = (ttlSeconds: number) => Math.max(1, Math.floor(ttlSeconds / 10));
 
 /**
+ * One round trip per authenticated request: reads the cached session, slides it (EXPIRE never brings
+ * back a copy that was just dropped), and tells whether the backup is due to slide as well.
+ * KEYS: session, backup-fresh marker. ARGV: normal lifetime, rememberMe lifetime (seconds).
+ */
+const TOUCH_SESSION_SCRIPT = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return false end
+local ttl = tonumber(ARGV[1])
+if cjson.decode(raw).rememberMe then ttl = tonumber(ARGV[2]) end
+redis.call('EXPIRE', KEYS[1], ttl)
+local marked = redis.call('SET', KEYS[2], '1', 'EX', math.max(1, math.floor(ttl / 10)), 'NX')
+if marked then return {raw, 1} end
+return {raw, 0}
+`;
+
+/**
  * Sessions live in the fast store (Redis) and in the `auth_session` backup, written together at login.
  * A Redis miss or failure restores the session from the backup and stores it again. Both lifetimes slide.
  */
@@ -64,13 +80,13 @@ export class SessionStore {
 
   async resolve(token: string): Promise<ActiveSession | null> {
     const tokenHash = hashToken(token);
-    const cached = await this.readCache(tokenHash);
-    if (!cached) return this.restoreFromBackup(tokenHash);
-    const backupDue = await this.slideCache(tokenHash, cached.rememberMe);
+    const touched = await this.touchCache(tokenHash);
+    if (!touched) return this.restoreFromBackup(tokenHash);
+    const { session, backupDue } = touched;
     const expiresAt = backupDue
-      ? await this.slideBackup(tokenHash, cached.rememberMe)
-      : new Date(Date.now() + this.ttlFor(cached.rememberMe) * 1000);
-    return { ...cached, tokenHash, expiresAt };
+      ? await this.slideBackup(tokenHash, session.rememberMe)
+      : new Date(Date.now() + this.ttlFor(session.rememberMe) * 1000);
+    return { ...session, tokenHash, expiresAt };
   }
 
   async destroy(token: string): Promise<void> {
@@ -123,11 +139,18 @@ export class SessionStore {
     return tokenHashes;
   }
 
-  private async readCache(tokenHash: string): Promise<CachedSession | null> {
+  private async touchCache(tokenHash: string): Promise<{ session: CachedSession; backupDue: boolean } | null> {
     if (!this.redis) return null;
     try {
-      const raw = await this.redis.get(cacheKey(tokenHash));
-      return raw ? (JSON.parse(raw) as CachedSession) : null;
+      const result = (await this.redis.eval(
+        TOUCH_SESSION_SCRIPT,
+        2,
+        cacheKey(tokenHash),
+        backupFreshKey(tokenHash),
+        this.ttlFor(false),
+        this.ttlFor(true),
+      )) as [string, number] | null;
+      return result ? { session: JSON.parse(result[0]) as CachedSession, backupDue: result[1] === 1 } : null;
     } catch (error) {
       this.options.logger.warn({ err: error }, 'session cache read failed; using the backup');
       return null;
@@ -145,25 +168,6 @@ export class SessionStore {
         .exec();
     } catch (error) {
       this.options.logger.warn({ err: error }, 'session cache write failed; the backup still holds the session');
-    }
-  }
-
-  /**
-   * Slides the cached copy (EXPIRE never brings back a copy that was just dropped) and tells whether
-   * the backup is due to slide as well: at most once per tenth of the lifetime, to spare writes.
-   */
-  private async slideCache(tokenHash: string, rememberMe: boolean): Promise<boolean> {
-    if (!this.redis) return true;
-    const ttl = this.ttlFor(rememberMe);
-    try {
-      const results = await this.redis
-        .multi()
-        .expire(cacheKey(tokenHash), ttl)
-        .set(backupFreshKey(tokenHash), '1', 'EX', backupRefreshSeconds(ttl), 'NX')
-        .exec();
-      return results?.[1]?.[1] === 'OK';
-    } catch {
-      return true;
     }
   }
 
