@@ -1,7 +1,7 @@
 import { contract } from '@nestegg/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerContractRouter } from '../../lib/contract-router.js';
-import { UnauthenticatedError } from '../../lib/errors.js';
+import { sessionOf } from '../../lib/session.js';
 import { isSignupEnabled, setSignupEnabled } from '../settings/app-settings.js';
 import {
   createDefaultCategory,
@@ -18,11 +18,8 @@ import {
   setMemberStatus,
 } from './members.service.js';
 
-/** The caller's member id; the admin guard has already run, so a missing session is a wiring bug. */
-function actorOf(request: FastifyRequest): number {
-  if (!request.session) throw new UnauthenticatedError();
-  return request.session.memberId;
-}
+/** The caller's member id (the admin guard has already required a session). */
+const actorOf = (request: FastifyRequest) => sessionOf(request).memberId;
 
 /** The admin area (`/api/admin/...`): members, sign-up switch, default categories. Every route is admin-only. */
 export default async function adminModule(app: FastifyInstance) {
