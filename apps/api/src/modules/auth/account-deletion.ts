@@ -72,24 +72,25 @@ async function deleteBoardData(tx: Transaction, memberId: number): Promise<void>
   await tx.delete(boardImage).where(eq(boardImage.memberId, memberId));
 }
 
+const votedTargets = [
+  { votes: postVote, voter: postVote.memberId, targetColumn: 'post_id', target: post, targetId: post.id },
+  { votes: commentVote, voter: commentVote.memberId, targetColumn: 'comment_id', target: comment, targetId: comment.id },
+] as const;
+
 /** The member's votes and reports on other members' content go, and those counters drop with them. */
 async function withdrawVotesAndReports(tx: Transaction, memberId: number): Promise<void> {
-  await tx.execute(sql`
-    with removed as (delete from ${postVote} where ${postVote.memberId} = ${memberId} returning post_id, direction),
-    tally as (
-      select post_id, count(*) filter (where direction = 'UP') as ups, count(*) filter (where direction = 'DOWN') as downs
-      from removed group by post_id
-    )
-    update ${post} set up_count = greatest(up_count - tally.ups, 0), down_count = greatest(down_count - tally.downs, 0)
-    from tally where ${post.id} = tally.post_id`);
-  await tx.execute(sql`
-    with removed as (delete from ${commentVote} where ${commentVote.memberId} = ${memberId} returning comment_id, direction),
-    tally as (
-      select comment_id, count(*) filter (where direction = 'UP') as ups, count(*) filter (where direction = 'DOWN') as downs
-      from removed group by comment_id
-    )
-    update ${comment} set up_count = greatest(up_count - tally.ups, 0), down_count = greatest(down_count - tally.downs, 0)
-    from tally where ${comment.id} = tally.comment_id`);
+  for (const { votes, voter, targetColumn, target, targetId } of votedTargets) {
+    await tx.execute(sql`
+      with removed as (
+        delete from ${votes} where ${voter} = ${memberId} returning ${sql.identifier(targetColumn)} as target_id, direction
+      ),
+      tally as (
+        select target_id, count(*) filter (where direction = 'UP') as ups, count(*) filter (where direction = 'DOWN') as downs
+        from removed group by target_id
+      )
+      update ${target} set up_count = greatest(up_count - tally.ups, 0), down_count = greatest(down_count - tally.downs, 0)
+      from tally where ${targetId} = tally.target_id`);
+  }
   await tx.execute(sql`
     with removed as (delete from ${report} where ${report.memberId} = ${memberId} returning target_type, target_id),
     on_posts as (
