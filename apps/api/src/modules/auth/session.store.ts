@@ -37,21 +37,37 @@ const cacheKey = (tokenHash: string) => `session:${tokenHash}`;
 /** Present while the backup's expiry is fresh; once it lapses, the next use slides the backup too. */
 const backupFreshKey = (tokenHash: string) => `session-backup-fresh:${tokenHash}`;
 const backupRefreshSeconds = (ttlSeconds: number) => Math.max(1, Math.floor(ttlSeconds / 10));
+/**
+ * Bumped whenever a cached copy is dropped because the session changed. A restore from the backup caches
+ * what it read only if the generation it saw before reading is still current, so a restore that read the
+ * row just before a change committed cannot put the old values back.
+ */
+const generationKey = (tokenHash: string) => `session-generation:${tokenHash}`;
+const GENERATION_KEEP_SECONDS = 600;
+
+/** KEYS: session, backup-fresh marker, generation. ARGV: session JSON, lifetime, backup refresh, generation seen. */
+const CACHE_IF_CURRENT_SCRIPT = `
+if (redis.call('GET', KEYS[3]) or '') ~= ARGV[4] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', tonumber(ARGV[2]))
+redis.call('SET', KEYS[2], '1', 'EX', tonumber(ARGV[3]))
+return 1
+`;
 
 /**
  * One round trip per authenticated request: reads the cached session, slides it (EXPIRE never brings
- * back a copy that was just dropped), and tells whether the backup is due to slide as well.
- * KEYS: session, backup-fresh marker. ARGV: normal lifetime, rememberMe lifetime (seconds).
+ * back a copy that was just dropped), and tells whether the backup is due to slide as well. On a miss it
+ * returns the token's generation instead, for the restore.
+ * KEYS: session, backup-fresh marker, generation. ARGV: normal lifetime, rememberMe lifetime (seconds).
  */
 const TOUCH_SESSION_SCRIPT = `
 local raw = redis.call('GET', KEYS[1])
-if not raw then return false end
+if not raw then return {'miss', redis.call('GET', KEYS[3]) or ''} end
 local ttl = tonumber(ARGV[1])
 if cjson.decode(raw).rememberMe then ttl = tonumber(ARGV[2]) end
 redis.call('EXPIRE', KEYS[1], ttl)
 local marked = redis.call('SET', KEYS[2], '1', 'EX', math.max(1, math.floor(ttl / 10)), 'NX')
-if marked then return {raw, 1} end
-return {raw, 0}
+if marked then return {'hit', raw, 1} end
+return {'hit', raw, 0}
 `;
 
 /**
@@ -81,7 +97,7 @@ export class SessionStore {
   async resolve(token: string): Promise<ActiveSession | null> {
     const tokenHash = hashToken(token);
     const touched = await this.touchCache(tokenHash);
-    if (!touched) return this.restoreFromBackup(tokenHash);
+    if (!touched || 'generation' in touched) return this.restoreFromBackup(tokenHash, touched?.generation);
     const { session, backupDue } = touched;
     const expiresAt = backupDue
       ? await this.slideBackup(tokenHash, session.rememberMe)
@@ -126,7 +142,9 @@ export class SessionStore {
   async forgetCached(tokenHashes: string[]): Promise<void> {
     if (!this.redis || tokenHashes.length === 0) return;
     try {
-      await this.redis.del(...tokenHashes.flatMap((hash) => [cacheKey(hash), backupFreshKey(hash)]));
+      const batch = this.redis.multi().del(...tokenHashes.flatMap((hash) => [cacheKey(hash), backupFreshKey(hash)]));
+      for (const hash of tokenHashes) batch.incr(generationKey(hash)).expire(generationKey(hash), GENERATION_KEEP_SECONDS);
+      await batch.exec();
     } catch (error) {
       // A stale cached copy would outlive the change, so this is worth an error line.
       this.options.logger.error({ err: error }, 'session cache delete failed');
@@ -139,24 +157,30 @@ export class SessionStore {
     return tokenHashes;
   }
 
-  private async touchCache(tokenHash: string): Promise<{ session: CachedSession; backupDue: boolean } | null> {
+  /** A hit with its slide result, a miss with the generation to restore under, or null without Redis. */
+  private async touchCache(
+    tokenHash: string,
+  ): Promise<{ session: CachedSession; backupDue: boolean } | { generation: string } | null> {
     if (!this.redis) return null;
     try {
       const result = (await this.redis.eval(
         TOUCH_SESSION_SCRIPT,
-        2,
+        3,
         cacheKey(tokenHash),
         backupFreshKey(tokenHash),
+        generationKey(tokenHash),
         this.ttlFor(false),
         this.ttlFor(true),
-      )) as [string, number] | null;
-      return result ? { session: JSON.parse(result[0]) as CachedSession, backupDue: result[1] === 1 } : null;
+      )) as ['miss', string] | ['hit', string, number];
+      if (result[0] === 'miss') return { generation: result[1] };
+      return { session: JSON.parse(result[1]) as CachedSession, backupDue: result[2] === 1 };
     } catch (error) {
       this.options.logger.warn({ err: error }, 'session cache read failed; using the backup');
       return null;
     }
   }
 
+  /** Caches a session just created (a new token cannot have been dropped). */
   private async cache(tokenHash: string, session: CachedSession): Promise<void> {
     if (!this.redis) return;
     const ttl = this.ttlFor(session.rememberMe);
@@ -171,7 +195,28 @@ export class SessionStore {
     }
   }
 
-  private async restoreFromBackup(tokenHash: string): Promise<ActiveSession | null> {
+  private async cacheIfCurrent(tokenHash: string, session: CachedSession, generation: string): Promise<void> {
+    if (!this.redis) return;
+    const ttl = this.ttlFor(session.rememberMe);
+    try {
+      await this.redis.eval(
+        CACHE_IF_CURRENT_SCRIPT,
+        3,
+        cacheKey(tokenHash),
+        backupFreshKey(tokenHash),
+        generationKey(tokenHash),
+        JSON.stringify(session),
+        ttl,
+        backupRefreshSeconds(ttl),
+        generation,
+      );
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'session cache write failed; the backup still holds the session');
+    }
+  }
+
+  /** `generation` is what the cache miss saw; without it (Redis failed or absent) nothing is cached. */
+  private async restoreFromBackup(tokenHash: string, generation?: string): Promise<ActiveSession | null> {
     const [row] = await this.db
       .select()
       .from(authSession)
@@ -187,7 +232,7 @@ export class SessionStore {
       role: row.role,
       rememberMe: row.rememberMe,
     };
-    await this.cache(tokenHash, session);
+    if (generation !== undefined) await this.cacheIfCurrent(tokenHash, session, generation);
     return { ...session, tokenHash, expiresAt };
   }
 

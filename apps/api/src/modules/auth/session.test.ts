@@ -56,6 +56,23 @@ describe('sessions (Redis with a Postgres backup)', () => {
     expect((await profile(headers)).statusCode).toBe(401);
   });
 
+  it('never caches a backup row read just before a plan change committed', async () => {
+    const { token, member: created } = await signUpAndLogIn(app.current);
+    const tokenHash = hashToken(token);
+    await app.current.redis!.del(`session:${tokenHash}`);
+    // Make the backup due to slide, and let the plan change commit right after the backup was read.
+    await app.current.db.update(authSession).set({ expiresAt: new Date(Date.now() + 60_000) }).where(eq(authSession.tokenHash, tokenHash));
+    const store = app.current.sessions as unknown as { slideBackup: (...args: unknown[]) => Promise<Date> };
+    const slideBackup = store.slideBackup.bind(store);
+    store.slideBackup = async (...args) => {
+      store.slideBackup = slideBackup;
+      await app.current.sessions.updateMember(created.id, { plan: 'PREMIUM' });
+      return slideBackup(...args);
+    };
+    expect((await app.current.sessions.resolve(token))?.plan).toBe('FREE');
+    expect((await app.current.sessions.resolve(token))?.plan).toBe('PREMIUM');
+  });
+
   it('logout deletes the session from both stores', async () => {
     const { token, headers } = await signUpAndLogIn(app.current);
     const response = await app.current.inject({ method: 'POST', url: '/api/auth/logout', headers });
