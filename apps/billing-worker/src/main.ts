@@ -17,9 +17,9 @@ const worker = await startWorker(env, logger);
 // Liveness for orchestrators: 200 while the worker runs and reaches its database.
 const health = createServer((request, response) => {
   void (async () => {
-    const healthy = request.url === '/healthz' && (await worker.isHealthy());
-    response.writeHead(healthy ? 200 : request.url === '/healthz' ? 503 : 404, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ status: healthy ? 'ok' : 'unavailable' }));
+    const status = request.url !== '/healthz' ? 404 : (await worker.isHealthy()) ? 200 : 503;
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ status: status === 200 ? 'ok' : status === 404 ? 'not found' : 'unavailable' }));
   })();
 });
 health.listen(env.WORKER_HEALTH_PORT, env.WORKER_HOST, () =>

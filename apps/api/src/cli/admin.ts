@@ -15,7 +15,7 @@
  */
 import { DisplayNameSchema, EmailSchema, PasswordSchema } from '@nestegg/contract';
 import { createDb } from '@nestegg/db';
-import type { FastifyBaseLogger } from 'fastify';
+import { destination, pino } from 'pino';
 import { Redis } from 'ioredis';
 import { InvalidEnvironmentError, loadEnv } from '../env.js';
 import { AppError } from '../lib/errors.js';
@@ -56,17 +56,8 @@ function parseCommand(args: string[]): Command {
   throw new CliError(USAGE, 2);
 }
 
-const stderrLogger = {
-  level: 'warn',
-  fatal: (...args: unknown[]) => console.error(...args),
-  error: (...args: unknown[]) => console.error(...args),
-  warn: (...args: unknown[]) => console.error(...args),
-  info: () => {},
-  debug: () => {},
-  trace: () => {},
-  silent: () => {},
-  child: () => stderrLogger,
-} as unknown as FastifyBaseLogger;
+/** Warnings (a Redis outage, say) go to stderr, so stdout carries only the result. */
+const stderrLogger = pino({ level: 'warn' }, destination(2));
 
 /** Reads a line from the terminal without echoing it. */
 function promptHidden(question: string): Promise<string> {

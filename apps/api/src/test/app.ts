@@ -3,6 +3,7 @@ import { useApp } from '@nestegg/testing';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadEnv } from '../env.js';
+import { uniqueEmail } from './auth-helpers.js';
 
 /**
  * The api built on this test file's own database and Redis prefix. `overrides` sets env variables
@@ -32,8 +33,6 @@ function withoutEmpty(values: Record<string, string | undefined>): NodeJS.Proces
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined && value !== ''));
 }
 
-let sequence = 0;
-
 export interface TestMember {
   id: number;
   email: string;
@@ -46,14 +45,13 @@ export async function createMemberWithSession(
   app: FastifyInstance,
   options: { role?: MemberRole; plan?: MemberPlan; email?: string; displayName?: string } = {},
 ): Promise<TestMember> {
-  sequence += 1;
-  const email = options.email ?? `member${sequence}-${Date.now()}@nestegg.test`;
+  const email = options.email ?? uniqueEmail();
   const [created] = await app.db
     .insert(member)
     .values({
       email,
       emailVerified: true,
-      displayName: options.displayName ?? `Member ${sequence}`,
+      displayName: options.displayName ?? 'Member',
       role: options.role ?? 'USER',
       plan: options.plan ?? 'FREE',
     })

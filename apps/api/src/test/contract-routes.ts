@@ -1,9 +1,10 @@
 import { contract } from '@nestegg/contract';
-import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
+import { listRoutes } from '@nestegg/contract/openapi';
+import type { AppRoute, AppRouter } from '@ts-rest/core';
 
-/** Every route of the contract, flattened. */
+/** Every route of the contract (or of one area), flattened. */
 export function contractRoutes(router: AppRouter = contract): AppRoute[] {
-  return Object.values(router).flatMap((entry) => (isAppRoute(entry) ? [entry] : contractRoutes(entry)));
+  return listRoutes(router).map(({ route }) => route);
 }
 
 /** A concrete URL for a route path: every `:param` becomes `1`. */

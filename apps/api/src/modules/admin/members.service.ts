@@ -148,20 +148,14 @@ export async function deleteMember(app: FastifyInstance, actorId: number, member
  * Gives the account with this e-mail the ADMIN role; its live sessions become admin sessions at once.
  * Throws `NotFoundError` when no account has that e-mail.
  */
-export async function promoteToAdmin(deps: MembersDeps, email: string): Promise<AdminMember> {
-  const normalized = email.trim().toLowerCase();
-  const [found] = await deps.db
-    .select({ id: member.id })
-    .from(member)
-    .where(sql`lower(${member.email}) = ${normalized}`);
-  if (!found) throw new NotFoundError('member');
+export function promoteToAdmin(deps: MembersDeps, email: string): Promise<AdminMember> {
   return changeMember(deps, async (tx) => {
     const [row] = await tx
       .update(member)
       .set({ role: 'ADMIN' })
-      .where(eq(member.id, found.id))
+      .where(sql`lower(${member.email}) = ${email.trim().toLowerCase()}`)
       .returning(adminMemberColumns);
-    return { row, tokenHashes: row ? await deps.sessions.updateMember(found.id, { role: 'ADMIN' }, tx) : [] };
+    return { row, tokenHashes: row ? await deps.sessions.updateMember(row.id, { role: 'ADMIN' }, tx) : [] };
   });
 }
 
@@ -170,8 +164,6 @@ export interface NewAdmin {
   displayName: string;
   password: string;
 }
-
-const isUniqueViolation = (error: unknown): boolean => pgErrorCode(error) === UNIQUE_VIOLATION;
 
 /**
  * Creates a LOCAL account with the ADMIN role (e-mail treated as verified: the operator typed it).
@@ -193,7 +185,7 @@ export async function createAdmin(db: DbOrTx, input: NewAdmin): Promise<AdminMem
       .returning(adminMemberColumns);
     return toAdminMember(row!);
   } catch (error) {
-    if (isUniqueViolation(error)) {
+    if (pgErrorCode(error) === UNIQUE_VIOLATION) {
       throw new ConflictError('EMAIL_TAKEN', 'An account already uses this e-mail; promote it instead.');
     }
     throw error;

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { isSignupEnabled } from '../settings/app-settings.js';
 import { CredentialsService } from './credentials.service.js';
-import { type AuthHandlers, sessionOf } from './handlers.js';
+import { sessionOf } from '../../lib/session.js';
+import type { AuthHandlers } from './handlers.js';
 
 const SIGNUPS_PER_HOUR_PER_IP = 5;
 

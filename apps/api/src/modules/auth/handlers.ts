@@ -1,8 +1,6 @@
 import type { contract } from '@nestegg/contract';
 import type { RouterImplementation } from '@ts-rest/fastify';
 
-export { sessionOf } from '../../lib/session.js';
-
 type AuthRouter = RouterImplementation<typeof contract.auth>;
 
 /** A slice of the member-area router; each file of the module implements its own slice. */

@@ -1,6 +1,6 @@
 import type { Member } from '@nestegg/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type FailureLimit, FailureLimiter } from './failure-limiter.js';
+import { FailureLimiter, PROVIDER_SIGNIN_FAILURES } from './failure-limiter.js';
 import type { AuthHandlers } from './handlers.js';
 import {
   findOrCreateMember,
@@ -11,13 +11,6 @@ import {
   type SignInProfile,
 } from './identity-providers.js';
 import { openSession } from './session.issue.js';
-
-/** Rejected provider tokens per IP; the same shape as the login limit (10 per 10 minutes, cleared on success). */
-export const PROVIDER_SIGNIN_FAILURES: FailureLimit = {
-  name: 'provider-signin-failures',
-  maxFailures: 10,
-  windowSeconds: 600,
-};
 
 /** Provider sign-ins come from the mobile app, which keeps the member signed in: the 30-day session. */
 const PROVIDER_SESSIONS_REMEMBER_ME = true;

@@ -132,10 +132,6 @@ export class IdTokenVerifier {
     this.jwks = config ? createRemoteJWKSet(new URL(config.jwksUrl)) : null;
   }
 
-  get configured(): boolean {
-    return this.config !== null;
-  }
-
   /** Throws ProviderNotConfigured (503) before anything else when the provider is not set up. */
   assertConfigured(): ProviderConfig {
     if (!this.config || !this.jwks) throw new ProviderNotConfiguredError(this.provider);
