@@ -6,7 +6,7 @@ export default defineConfig({
   format: ['esm'],
   clean: true,
   sourcemap: true,
-  target: 'node20',
+  target: 'node22',
   esbuildOptions(options) {
     options.conditions = ['@nestegg/source'];
   },

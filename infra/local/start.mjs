@@ -54,7 +54,9 @@ function run(name, command, args, env) {
 function runToCompletion(name, command, args, env) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd: root, env, stdio: 'inherit' });
-    child.on('exit', (code) => (code === 0 ? resolvePromise() : reject(new Error(`${name} failed with exit code ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolvePromise() : reject(new Error(`${name} failed with exit code ${code}`)),
+    );
   });
 }
 
@@ -95,12 +97,29 @@ try {
   if (!env.REDIS_URL) log('REDIS_URL is not set: sessions use their Postgres backup, counters live in memory');
 
   const tsx = ['--conditions=@nestegg/source', '--import', 'tsx'];
-  await runToCompletion('migrations', process.execPath, dev ? [...tsx, 'packages/db/src/cli/migrate.ts'] : ['packages/db/dist/cli/migrate.js'], env);
-  children.push(
-    run('api', process.execPath, dev ? [...tsx, '--watch', 'apps/api/src/server.ts'] : ['apps/api/dist/server.js'], env),
-    run('billing worker', process.execPath, dev ? [...tsx, '--watch', 'apps/billing-worker/src/main.ts'] : ['apps/billing-worker/dist/main.js'], env),
+  await runToCompletion(
+    'migrations',
+    process.execPath,
+    dev ? [...tsx, 'packages/db/src/cli/migrate.ts'] : ['packages/db/dist/cli/migrate.js'],
+    env,
   );
-  log(`api on http://localhost:${env.PORT ?? 3000} (docs at /api/docs), worker health on :${env.WORKER_HEALTH_PORT ?? 3001}/healthz`);
+  children.push(
+    run(
+      'api',
+      process.execPath,
+      dev ? [...tsx, '--watch', 'apps/api/src/server.ts'] : ['apps/api/dist/server.js'],
+      env,
+    ),
+    run(
+      'billing worker',
+      process.execPath,
+      dev ? [...tsx, '--watch', 'apps/billing-worker/src/main.ts'] : ['apps/billing-worker/dist/main.js'],
+      env,
+    ),
+  );
+  log(
+    `api on http://localhost:${env.PORT ?? 3000} (docs at /api/docs), worker health on :${env.WORKER_HEALTH_PORT ?? 3001}/healthz`,
+  );
 } catch (error) {
   console.error(`[nestegg] ${error instanceof Error ? error.message : error}`);
   await stop(1);

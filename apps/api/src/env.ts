@@ -1,8 +1,6 @@
 import { z } from 'zod';
 
-const booleanFromString = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+const _booleanFromString = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** `TRUST_PROXY`: `false` (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
 const trustProxy = z
@@ -11,7 +9,10 @@ const trustProxy = z
   .transform((value): boolean | number | string[] => {
     if (value === 'true' || value === 'false') return value === 'true';
     if (/^\d+$/.test(value)) return Number(value);
-    return value.split(',').map((part) => part.trim()).filter(Boolean);
+    return value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
   });
 
 const optionalUrl = z.string().url().optional();
@@ -29,14 +30,24 @@ export const envSchema = z.object({
   REDIS_URL: optionalUrl,
   REDIS_KEY_PREFIX: z.string().default('nestegg:'),
 
-  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
 
   IDPONE_CLIENT_ID: z.string().default(''),
   IDPONE_JWKS_URL: optionalUrl,
   IDPONE_ISSUERS: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean)),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
   IDPTWO_CLIENT_ID: z.string().default(''),
   IDPTWO_JWKS_URL: optionalUrl,
   IDPTWO_ISSUER: z.string().default(''),
@@ -52,7 +63,11 @@ export const envSchema = z.object({
         return false;
       }
     }, 'must be an IANA time zone such as Asia/Seoul'),
-  PROFILE_IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(512 * 1024),
+  PROFILE_IMAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(512 * 1024),
 });
 
 export type Env = z.output<typeof envSchema>;

@@ -1,22 +1,37 @@
+import {
+  cronExpression,
+  databaseEnvShape,
+  loadEnvironment,
+  loadEnvironmentOrExit,
+  port,
+  positiveInt,
+  processEnvShape,
+  timeZone,
+} from '@nestegg/config';
 import { z } from 'zod';
 
-export const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DATABASE_URL: z.string().url(),
+const shape = {
+  ...processEnvShape,
+  ...databaseEnvShape(4),
+  /** Connections of the job engine's own pool (pg-boss), on top of DATABASE_POOL_SIZE. */
+  JOBS_POOL_SIZE: positiveInt(4, 50),
   WORKER_HOST: z.string().default('0.0.0.0'),
-  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
-  SESSION_CLEANUP_CRON: z.string().default('17 3 * * *'),
-  JOBS_TIMEZONE: z.string().default('UTC'),
-});
+  WORKER_HEALTH_PORT: port(3001),
+  JOBS_TIMEZONE: timeZone(),
+  SESSION_CLEANUP_CRON: cronExpression('17 3 * * *'),
+};
 
+export const envSchema = z.object(shape);
 export type WorkerEnv = z.output<typeof envSchema>;
 
-export function loadEnv(source: NodeJS.ProcessEnv = process.env): WorkerEnv {
-  const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
-  }
-  return parsed.data;
+const keys = Object.keys(shape);
+
+/** Parses the environment once; throws an `InvalidEnvironmentError` naming every bad variable. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): WorkerEnv {
+  return loadEnvironment(envSchema, keys, source);
+}
+
+/** For the entry point: prints every bad variable and exits. */
+export function loadEnvOrExit(): WorkerEnv {
+  return loadEnvironmentOrExit('nestegg-billing-worker', envSchema, keys);
 }

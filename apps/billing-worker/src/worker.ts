@@ -1,42 +1,68 @@
 import { createDb } from '@nestegg/db';
-import PgBoss from 'pg-boss';
+import { JOB_SCHEMA } from '@nestegg/db/migrate';
+import { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { WorkerEnv } from './env.js';
-import { deleteExpiredSessions, SESSION_CLEANUP_QUEUE } from './jobs/session-cleanup.js';
+import { scheduledJobs } from './jobs/index.js';
+import type { JobContext, ScheduledJob } from './jobs/job.js';
 
 export interface Worker {
   boss: PgBoss;
-  isHealthy(): Promise<boolean>;
+  /** Whether the worker's database answers (readiness; liveness never touches the database). */
+  isReady(): Promise<boolean>;
   stop(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 2000;
+
+async function register(boss: PgBoss, job: ScheduledJob, env: WorkerEnv, context: JobContext): Promise<void> {
+  await boss.createQueue(job.queue);
+  await boss.schedule(job.queue, job.cron(env), null, { tz: env.JOBS_TIMEZONE });
+  await boss.work(job.queue, async () => {
+    const summary = await job.run(context);
+    context.logger.info({ job: job.queue, ...summary }, 'job done');
+  });
 }
 
 /**
  * Starts the job engine and registers the scheduled jobs. pg-boss keeps schedules and jobs in Postgres,
- * so however many replicas run, each scheduled run is taken by one of them.
+ * so however many replicas run, each scheduled run is taken by one of them. The engine's schema is
+ * created by the migrate step (`migrate: false` here), so this process needs no DDL rights.
  */
 export async function startWorker(env: WorkerEnv, logger: Logger): Promise<Worker> {
-  const database = createDb(env.DATABASE_URL, { max: 4, applicationName: 'nestegg-billing-worker' });
-  const boss = new PgBoss({ connectionString: env.DATABASE_URL, schema: 'pgboss', application_name: 'nestegg-pgboss' });
-  boss.on('error', (error) => logger.error({ err: error }, 'job engine error'));
-  await boss.start();
-
-  await boss.createQueue(SESSION_CLEANUP_QUEUE);
-  await boss.schedule(SESSION_CLEANUP_QUEUE, env.SESSION_CLEANUP_CRON, undefined, { tz: env.JOBS_TIMEZONE });
-  await boss.work(SESSION_CLEANUP_QUEUE, async () => {
-    const deleted = await deleteExpiredSessions(database.db);
-    logger.info({ deleted }, 'expired session backups deleted');
+  const database = createDb(env.DATABASE_URL, {
+    max: env.DATABASE_POOL_SIZE,
+    applicationName: 'nestegg-billing-worker',
   });
+  const boss = new PgBoss({
+    connectionString: env.DATABASE_URL,
+    schema: JOB_SCHEMA,
+    max: env.JOBS_POOL_SIZE,
+    migrate: false,
+    createSchema: false,
+    application_name: 'nestegg-billing-worker-jobs',
+  });
+  boss.on('error', (error: unknown) => logger.error({ err: error }, 'job engine error'));
+  try {
+    await boss.start();
+  } catch (error) {
+    await database.close();
+    throw new Error(`the job engine did not start (has the migrate step run?): ${(error as Error).message}`);
+  }
 
-  logger.info('billing worker started');
+  const context: JobContext = { db: database.db, logger, now: () => new Date() };
+  for (const job of scheduledJobs) await register(boss, job, env, context);
+
+  logger.info({ jobs: scheduledJobs.map((job) => job.queue) }, 'billing worker started');
   return {
     boss,
-    async isHealthy() {
-      try {
-        await database.sql`select 1`;
-        return true;
-      } catch {
-        return false;
-      }
+    async isReady() {
+      const timeout = new Promise<false>((resolve) => setTimeout(resolve, READY_TIMEOUT_MS, false).unref());
+      const probe = database.sql`select 1`.then(
+        () => true,
+        () => false,
+      );
+      return Promise.race([probe, timeout]);
     },
     async stop() {
       await boss.stop({ graceful: true, timeout: 10_000 });

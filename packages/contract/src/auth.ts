@@ -1,14 +1,7 @@
 /** Member area: sign-up, sessions, provider sign-in, profile, password, points, withdrawal. */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import {
-  routerOptions,
-  errorResponses,
-  IdSchema,
-  InstantSchema,
-  meta,
-  PlanSchema,
-} from './common.js';
+import { errorResponses, IdSchema, InstantSchema, meta, PlanSchema, routerOptions } from './common.js';
 
 const c = initContract();
 
@@ -37,7 +30,10 @@ export const PROFILE_IMAGE_MAX_CHARS = 700_000;
 export const ProfileImageDataUrlSchema = z
   .string()
   .max(PROFILE_IMAGE_MAX_CHARS)
-  .regex(/^(data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2})?$/, 'expected an image data URL or an empty string');
+  .regex(
+    /^(data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2})?$/,
+    'expected an image data URL or an empty string',
+  );
 
 // ---------------------------------------------------------------------------
 // Responses
@@ -141,119 +137,122 @@ export type SignupEnabledResponse = z.infer<typeof SignupEnabledResponseSchema>;
 // Routes
 // ---------------------------------------------------------------------------
 
-export const authContract = c.router({
-  signup: {
-    method: 'POST',
-    path: '/api/auth/signup',
-    summary: 'Create a LOCAL account (no session: log in next)',
-    body: SignupRequestSchema,
-    responses: { 201: SignupResponseSchema, ...errorResponses(400, 403, 409, 429) },
-    metadata: meta('public'),
+export const authContract = c.router(
+  {
+    signup: {
+      method: 'POST',
+      path: '/api/auth/signup',
+      summary: 'Create a LOCAL account (no session: log in next)',
+      body: SignupRequestSchema,
+      responses: { 201: SignupResponseSchema, ...errorResponses(400, 403, 409, 429) },
+      metadata: meta('public'),
+    },
+    login: {
+      method: 'POST',
+      path: '/api/auth/login',
+      summary: 'Log in with e-mail and password',
+      body: LoginRequestSchema,
+      responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 429) },
+      metadata: meta('public'),
+    },
+    logout: {
+      method: 'POST',
+      path: '/api/auth/logout',
+      summary: 'End the current session (no-op without a valid token)',
+      body: c.noBody(),
+      responses: { 204: c.noBody() },
+      metadata: meta('optional'),
+    },
+    idpOneLogin: {
+      method: 'POST',
+      path: '/api/auth/idpone',
+      summary: 'Sign in with an identity provider one ID token',
+      body: IdpOneLoginRequestSchema,
+      responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 429, 503) },
+      metadata: meta('public'),
+    },
+    idpTwoLogin: {
+      method: 'POST',
+      path: '/api/auth/idptwo',
+      summary: 'Sign in with an identity provider two identity token',
+      body: IdpTwoLoginRequestSchema,
+      responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 429, 503) },
+      metadata: meta('public'),
+    },
+    idpOneClientId: {
+      method: 'GET',
+      path: '/api/auth/idpone-client-id',
+      summary: 'Configured client id of identity provider one',
+      responses: { 200: IdpOneClientIdResponseSchema },
+      metadata: meta('public'),
+    },
+    changePassword: {
+      method: 'PUT',
+      path: '/api/auth/password',
+      summary: 'Change the password of a LOCAL account',
+      body: ChangePasswordRequestSchema,
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 429) },
+      metadata: meta('login'),
+    },
+    verifyPassword: {
+      method: 'POST',
+      path: '/api/auth/verify-password',
+      summary: 'Re-authentication gate before sensitive screens',
+      body: VerifyPasswordRequestSchema,
+      responses: { 200: VerifyPasswordResponseSchema, ...errorResponses(400, 401, 429) },
+      metadata: meta('login'),
+    },
+    getProfile: {
+      method: 'GET',
+      path: '/api/auth/profile',
+      summary: 'Full profile of the caller',
+      responses: { 200: MemberResponseSchema, ...errorResponses(401) },
+      metadata: meta('login'),
+    },
+    updateProfile: {
+      method: 'PUT',
+      path: '/api/auth/profile',
+      summary: 'Update sign-up information (display name)',
+      body: UpdateProfileRequestSchema,
+      responses: { 200: MemberResponseSchema, ...errorResponses(400, 401) },
+      metadata: meta('login'),
+    },
+    updateProfileImage: {
+      method: 'PUT',
+      path: '/api/auth/profile-image',
+      summary: 'Set the custom picture (empty data URL clears it)',
+      body: ProfileImageRequestSchema,
+      responses: { 200: MemberResponseSchema, ...errorResponses(400, 401) },
+      metadata: meta('login'),
+    },
+    points: {
+      method: 'GET',
+      path: '/api/auth/points',
+      summary: 'Point balance',
+      responses: { 200: PointsResponseSchema, ...errorResponses(401) },
+      metadata: meta('login'),
+    },
+    pointHistory: {
+      method: 'GET',
+      path: '/api/auth/point-history',
+      summary: 'Point history, newest first, at most 100',
+      responses: { 200: PointHistoryResponseSchema, ...errorResponses(401) },
+      metadata: meta('login'),
+    },
+    deleteMe: {
+      method: 'DELETE',
+      path: '/api/auth/me',
+      summary: 'Withdraw: permanently delete the caller and all their data',
+      responses: { 204: c.noBody(), ...errorResponses(401) },
+      metadata: meta('login'),
+    },
+    signupEnabled: {
+      method: 'GET',
+      path: '/api/auth/signup-enabled',
+      summary: 'Whether sign-up is open',
+      responses: { 200: SignupEnabledResponseSchema },
+      metadata: meta('public'),
+    },
   },
-  login: {
-    method: 'POST',
-    path: '/api/auth/login',
-    summary: 'Log in with e-mail and password',
-    body: LoginRequestSchema,
-    responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 429) },
-    metadata: meta('public'),
-  },
-  logout: {
-    method: 'POST',
-    path: '/api/auth/logout',
-    summary: 'End the current session (no-op without a valid token)',
-    body: c.noBody(),
-    responses: { 204: c.noBody() },
-    metadata: meta('optional'),
-  },
-  idpOneLogin: {
-    method: 'POST',
-    path: '/api/auth/idpone',
-    summary: 'Sign in with an identity provider one ID token',
-    body: IdpOneLoginRequestSchema,
-    responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 429, 503) },
-    metadata: meta('public'),
-  },
-  idpTwoLogin: {
-    method: 'POST',
-    path: '/api/auth/idptwo',
-    summary: 'Sign in with an identity provider two identity token',
-    body: IdpTwoLoginRequestSchema,
-    responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 429, 503) },
-    metadata: meta('public'),
-  },
-  idpOneClientId: {
-    method: 'GET',
-    path: '/api/auth/idpone-client-id',
-    summary: 'Configured client id of identity provider one',
-    responses: { 200: IdpOneClientIdResponseSchema },
-    metadata: meta('public'),
-  },
-  changePassword: {
-    method: 'PUT',
-    path: '/api/auth/password',
-    summary: 'Change the password of a LOCAL account',
-    body: ChangePasswordRequestSchema,
-    responses: { 204: c.noBody(), ...errorResponses(400, 401, 429) },
-    metadata: meta('login'),
-  },
-  verifyPassword: {
-    method: 'POST',
-    path: '/api/auth/verify-password',
-    summary: 'Re-authentication gate before sensitive screens',
-    body: VerifyPasswordRequestSchema,
-    responses: { 200: VerifyPasswordResponseSchema, ...errorResponses(400, 401, 429) },
-    metadata: meta('login'),
-  },
-  getProfile: {
-    method: 'GET',
-    path: '/api/auth/profile',
-    summary: 'Full profile of the caller',
-    responses: { 200: MemberResponseSchema, ...errorResponses(401) },
-    metadata: meta('login'),
-  },
-  updateProfile: {
-    method: 'PUT',
-    path: '/api/auth/profile',
-    summary: 'Update sign-up information (display name)',
-    body: UpdateProfileRequestSchema,
-    responses: { 200: MemberResponseSchema, ...errorResponses(400, 401) },
-    metadata: meta('login'),
-  },
-  updateProfileImage: {
-    method: 'PUT',
-    path: '/api/auth/profile-image',
-    summary: 'Set the custom picture (empty data URL clears it)',
-    body: ProfileImageRequestSchema,
-    responses: { 200: MemberResponseSchema, ...errorResponses(400, 401) },
-    metadata: meta('login'),
-  },
-  points: {
-    method: 'GET',
-    path: '/api/auth/points',
-    summary: 'Point balance',
-    responses: { 200: PointsResponseSchema, ...errorResponses(401) },
-    metadata: meta('login'),
-  },
-  pointHistory: {
-    method: 'GET',
-    path: '/api/auth/point-history',
-    summary: 'Point history, newest first, at most 100',
-    responses: { 200: PointHistoryResponseSchema, ...errorResponses(401) },
-    metadata: meta('login'),
-  },
-  deleteMe: {
-    method: 'DELETE',
-    path: '/api/auth/me',
-    summary: 'Withdraw: permanently delete the caller and all their data',
-    responses: { 204: c.noBody(), ...errorResponses(401) },
-    metadata: meta('login'),
-  },
-  signupEnabled: {
-    method: 'GET',
-    path: '/api/auth/signup-enabled',
-    summary: 'Whether sign-up is open',
-    responses: { 200: SignupEnabledResponseSchema },
-    metadata: meta('public'),
-  },
-}, routerOptions);
+  routerOptions,
+);

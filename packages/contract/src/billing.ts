@@ -2,13 +2,13 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
-  routerOptions,
   CurrencySchema,
   errorResponses,
   InstantSchema,
   meta,
   NonNegativeMoneySchema,
   PlanSchema,
+  routerOptions,
 } from './common.js';
 
 const c = initContract();
@@ -37,7 +37,9 @@ export type VerifyPurchaseRequest = z.infer<typeof VerifyPurchaseRequestSchema>;
 export const SubscriptionSchema = z.object({
   plan: PlanSchema,
   planExpiresAt: InstantSchema.nullable().describe('null: free, or premium set by an admin (no expiry)'),
-  nextBillingDate: InstantSchema.nullable().describe('Next renewal; null when auto-renew is off or there is no subscription'),
+  nextBillingDate: InstantSchema.nullable().describe(
+    'Next renewal; null when auto-renew is off or there is no subscription',
+  ),
   autoRenew: z.boolean(),
   productId: z.string().nullable(),
 });
@@ -48,7 +50,10 @@ export const StoreNotificationRequestSchema = z
   .object({
     message: z
       .object({
-        data: z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'expected base64').describe('Base64 notification JSON'),
+        data: z
+          .string()
+          .regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'expected base64')
+          .describe('Base64 notification JSON'),
         messageId: z.string().min(1).max(200),
         publishTime: z.string().optional(),
         attributes: z.record(z.string()).optional(),
@@ -59,59 +64,62 @@ export const StoreNotificationRequestSchema = z
   .passthrough();
 export type StoreNotificationRequest = z.infer<typeof StoreNotificationRequestSchema>;
 
-export const billingContract = c.router({
-  products: {
-    method: 'GET',
-    path: '/api/billing/products',
-    summary: 'Subscription products (monthly, yearly)',
-    responses: { 200: ProductListSchema, ...errorResponses(401) },
-    metadata: meta('login'),
+export const billingContract = c.router(
+  {
+    products: {
+      method: 'GET',
+      path: '/api/billing/products',
+      summary: 'Subscription products (monthly, yearly)',
+      responses: { 200: ProductListSchema, ...errorResponses(401) },
+      metadata: meta('login'),
+    },
+    verify: {
+      method: 'POST',
+      path: '/api/billing/store/verify',
+      summary: 'Verify a store purchase; grants or extends PREMIUM (idempotent per purchase token)',
+      body: VerifyPurchaseRequestSchema,
+      responses: { 200: SubscriptionSchema, ...errorResponses(400, 401, 409, 503) },
+      metadata: meta('login'),
+    },
+    subscription: {
+      method: 'GET',
+      path: '/api/billing/subscription',
+      summary: 'Plan, expiry, next billing date, auto-renew',
+      responses: { 200: SubscriptionSchema, ...errorResponses(401) },
+      metadata: meta('login'),
+    },
+    cancel: {
+      method: 'POST',
+      path: '/api/billing/cancel',
+      summary: 'Stop auto-renewal (premium stays until expiry)',
+      body: c.noBody(),
+      responses: { 200: SubscriptionSchema, ...errorResponses(401, 409, 503) },
+      metadata: meta('login'),
+    },
+    resume: {
+      method: 'POST',
+      path: '/api/billing/resume',
+      summary: 'Resume auto-renewal',
+      body: c.noBody(),
+      responses: { 200: SubscriptionSchema, ...errorResponses(401, 409, 503) },
+      metadata: meta('login'),
+    },
+    restore: {
+      method: 'POST',
+      path: '/api/billing/restore',
+      summary: 'Restore membership from the latest purchase (device change, reinstall)',
+      body: c.noBody(),
+      responses: { 200: SubscriptionSchema, ...errorResponses(401, 404, 503) },
+      metadata: meta('login'),
+    },
+    storeNotification: {
+      method: 'POST',
+      path: '/api/billing/store/rtdn',
+      summary: 'Real-time notification from the store (push endpoint, no login)',
+      body: StoreNotificationRequestSchema,
+      responses: { 204: c.noBody(), ...errorResponses(400) },
+      metadata: meta('public'),
+    },
   },
-  verify: {
-    method: 'POST',
-    path: '/api/billing/store/verify',
-    summary: 'Verify a store purchase; grants or extends PREMIUM (idempotent per purchase token)',
-    body: VerifyPurchaseRequestSchema,
-    responses: { 200: SubscriptionSchema, ...errorResponses(400, 401, 409, 503) },
-    metadata: meta('login'),
-  },
-  subscription: {
-    method: 'GET',
-    path: '/api/billing/subscription',
-    summary: 'Plan, expiry, next billing date, auto-renew',
-    responses: { 200: SubscriptionSchema, ...errorResponses(401) },
-    metadata: meta('login'),
-  },
-  cancel: {
-    method: 'POST',
-    path: '/api/billing/cancel',
-    summary: 'Stop auto-renewal (premium stays until expiry)',
-    body: c.noBody(),
-    responses: { 200: SubscriptionSchema, ...errorResponses(401, 409, 503) },
-    metadata: meta('login'),
-  },
-  resume: {
-    method: 'POST',
-    path: '/api/billing/resume',
-    summary: 'Resume auto-renewal',
-    body: c.noBody(),
-    responses: { 200: SubscriptionSchema, ...errorResponses(401, 409, 503) },
-    metadata: meta('login'),
-  },
-  restore: {
-    method: 'POST',
-    path: '/api/billing/restore',
-    summary: 'Restore membership from the latest purchase (device change, reinstall)',
-    body: c.noBody(),
-    responses: { 200: SubscriptionSchema, ...errorResponses(401, 404, 503) },
-    metadata: meta('login'),
-  },
-  storeNotification: {
-    method: 'POST',
-    path: '/api/billing/store/rtdn',
-    summary: 'Real-time notification from the store (push endpoint, no login)',
-    body: StoreNotificationRequestSchema,
-    responses: { 204: c.noBody(), ...errorResponses(400) },
-    metadata: meta('public'),
-  },
-}, routerOptions);
+  routerOptions,
+);

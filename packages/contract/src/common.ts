@@ -142,9 +142,7 @@ export const PositiveMoneySchema = MoneySchema.min(1);
 export const SortOrderSchema = z.number().int().min(0).max(MAX_ID);
 
 /** `true`/`false` in a query string → boolean. */
-export const QueryBooleanSchema = z
-  .enum(['true', 'false'])
-  .transform((v) => v === 'true');
+export const QueryBooleanSchema = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 // ---------------------------------------------------------------------------
 // Dates and instants (D6)
@@ -164,10 +162,7 @@ export const DateSchema = z
   .describe('Calendar date YYYY-MM-DD');
 
 /** ISO-8601 instant, e.g. `2024-05-01T09:30:00.000Z`. */
-export const InstantSchema = z
-  .string()
-  .datetime({ offset: true })
-  .describe('ISO-8601 instant (UTC)');
+export const InstantSchema = z.string().datetime({ offset: true }).describe('ISO-8601 instant (UTC)');
 
 export const YearSchema = z.number().int().min(1970).max(9999);
 export const MonthSchema = z.number().int().min(1).max(12);

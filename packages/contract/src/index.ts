@@ -3,7 +3,7 @@
  *
  * Safe for frontend code: imports only `@ts-rest/core` and `zod`.
  *   import { contract, initClient } from '@nestegg/contract';
- * The OpenAPI document lives in the separate `@nestegg/contract/openapi` entry.
+ * The OpenAPI document is built by the separate, server-only `@nestegg/openapi` package.
  */
 import { adminContract } from './admin.js';
 import { authContract } from './auth.js';
@@ -11,7 +11,6 @@ import { billingContract } from './billing.js';
 import { boardContract } from './board.js';
 import { ledgerContract } from './ledger/index.js';
 
-export { initClient } from '@ts-rest/core';
 export type {
   AppRoute,
   AppRouter,
@@ -21,13 +20,14 @@ export type {
   ServerInferRequest,
   ServerInferResponses,
 } from '@ts-rest/core';
-
-export * from './common.js';
-export * from './auth.js';
+export { initClient } from '@ts-rest/core';
 export * from './admin.js';
-export * from './board.js';
+export * from './auth.js';
 export * from './billing.js';
+export * from './board.js';
+export * from './common.js';
 export * from './ledger/index.js';
+export * from './routes.js';
 
 export const CONTRACT_VERSION = '0.1.0';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { authLevels, CONTRACT_VERSION, routeAuth, type AuthLevel } from '../src/index.js';
+import { type AuthLevel, authLevels, CONTRACT_VERSION, routeAuth } from '../src/index.js';
 import { routes, signature } from './routes.js';
 
 const statuses = (r: (typeof routes)[number]) => Object.keys(r.route.responses).map(Number);
@@ -37,9 +37,14 @@ describe('route metadata', () => {
       expect(s, r.key).toContain(500);
       if (auth !== 'public' && auth !== 'optional') expect(s, `${r.key} 401`).toContain(401);
       if (auth === 'premium' || auth === 'admin') expect(s, `${r.key} 403`).toContain(403);
-      const hasInput = Boolean(r.route.pathParams || r.route.query || ('body' in r.route && typeof r.route.body === 'object'));
+      const hasInput = Boolean(
+        r.route.pathParams || r.route.query || ('body' in r.route && typeof r.route.body === 'object'),
+      );
       if (hasInput) expect(s, `${r.key} 400`).toContain(400);
-      expect(s.filter((n) => n < 300), `${r.key} success`).not.toHaveLength(0);
+      expect(
+        s.filter((n) => n < 300),
+        `${r.key} success`,
+      ).not.toHaveLength(0);
     }
   });
 
@@ -57,13 +62,15 @@ describe('route metadata', () => {
       const expected: AuthLevel = premium.some((re) => re.test(r.route.path)) ? 'premium' : 'login';
       expect(routeAuth(r.route), signature(r.method, r.route.path)).toBe(expected);
     }
-    expect(routes.filter((r) => r.route.path.startsWith('/api/account/recurrings')).map((r) => routeAuth(r.route))).toEqual(
-      ['login', 'login', 'login', 'login'],
-    );
+    expect(
+      routes.filter((r) => r.route.path.startsWith('/api/account/recurrings')).map((r) => routeAuth(r.route)),
+    ).toEqual(['login', 'login', 'login', 'login']);
   });
 
   it('keeps admin routes admin-only', () => {
-    for (const r of routes.filter((x) => x.route.path.startsWith('/api/admin/') || x.route.path.startsWith('/api/board/reports'))) {
+    for (const r of routes.filter(
+      (x) => x.route.path.startsWith('/api/admin/') || x.route.path.startsWith('/api/board/reports'),
+    )) {
       expect(routeAuth(r.route), r.key).toBe('admin');
     }
   });
@@ -81,7 +88,9 @@ describe('main entry', () => {
       if (seen.has(url.href)) return;
       seen.add(url.href);
       const source = readFileSync(url, 'utf8');
-      for (const m of source.matchAll(/^\s*(?:import|export)\b[^;'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)) {
+      for (const m of source.matchAll(
+        /^\s*(?:import|export)\b[^;'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm,
+      )) {
         const spec = (m[1] ?? m[2])!;
         if (spec.startsWith('.')) visit(new URL(spec.replace(/\.js$/, '.ts'), url));
         else expect(['@ts-rest/core', 'zod'], `${url.pathname} imports ${spec}`).toContain(spec);

@@ -1,6 +1,5 @@
 import type { AppRoute } from '@ts-rest/core';
-import { contract } from '../src/index.js';
-import { listRoutes } from '../src/openapi.js';
+import { contract, listRoutes } from '../src/index.js';
 
 export type RouteEntry = { key: string; route: AppRoute; method: string; openApiPath: string };
 

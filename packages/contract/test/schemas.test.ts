@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   BackupSchema,
+  CopyBudgetsRequestSchema,
   CreateEntryRequestSchema,
   CreateRecurringRequestSchema,
+  contract,
   DateSchema,
   EntryListQuerySchema,
+  FxRateQuerySchema,
   IdParamSchema,
+  LoanRateSchema,
   LoginRequestSchema,
   MoneySchema,
   PageQuerySchema,
@@ -15,10 +19,6 @@ import {
   StoreNotificationRequestSchema,
   TagGroupQuerySchema,
   UpdateEntryRequestSchema,
-  CopyBudgetsRequestSchema,
-  FxRateQuerySchema,
-  LoanRateSchema,
-  contract,
 } from '../src/index.js';
 
 const entry = { type: 'EXPENSE', amount: 12_000, date: '2024-05-01' } as const;
@@ -26,10 +26,14 @@ const entry = { type: 'EXPENSE', amount: 12_000, date: '2024-05-01' } as const;
 describe('entries', () => {
   it('accepts installment months 2..24 on expenses only', () => {
     for (const months of [2, 12, 24, null]) {
-      expect(CreateEntryRequestSchema.safeParse({ ...entry, installmentMonths: months }).success, String(months)).toBe(true);
+      expect(CreateEntryRequestSchema.safeParse({ ...entry, installmentMonths: months }).success, String(months)).toBe(
+        true,
+      );
     }
     for (const months of [0, 1, 25, 3.5]) {
-      expect(CreateEntryRequestSchema.safeParse({ ...entry, installmentMonths: months }).success, String(months)).toBe(false);
+      expect(CreateEntryRequestSchema.safeParse({ ...entry, installmentMonths: months }).success, String(months)).toBe(
+        false,
+      );
     }
     expect(CreateEntryRequestSchema.safeParse({ ...entry, type: 'INCOME', installmentMonths: 3 }).success).toBe(false);
   });
@@ -37,10 +41,13 @@ describe('entries', () => {
   it('requires originalAmount and exchangeRate with a currency', () => {
     expect(CreateEntryRequestSchema.safeParse({ ...entry, currency: 'USD' }).success).toBe(false);
     expect(
-      CreateEntryRequestSchema.safeParse({ ...entry, currency: 'USD', originalAmount: '9.99', exchangeRate: '1350.25' }).success,
+      CreateEntryRequestSchema.safeParse({ ...entry, currency: 'USD', originalAmount: '9.99', exchangeRate: '1350.25' })
+        .success,
     ).toBe(true);
     expect(CreateEntryRequestSchema.safeParse({ ...entry, originalAmount: '9.99' }).success).toBe(false);
-    expect(CreateEntryRequestSchema.safeParse({ ...entry, currency: 'usd', originalAmount: '1', exchangeRate: '1' }).success).toBe(false);
+    expect(
+      CreateEntryRequestSchema.safeParse({ ...entry, currency: 'usd', originalAmount: '1', exchangeRate: '1' }).success,
+    ).toBe(false);
     // an update may change the amount of a foreign entry without resending the currency
     expect(UpdateEntryRequestSchema.safeParse({ originalAmount: '10.50' }).success).toBe(true);
     expect(UpdateEntryRequestSchema.safeParse({ currency: 'EUR', exchangeRate: '1450' }).success).toBe(false);
@@ -138,7 +145,9 @@ describe('money, dates and decimals', () => {
 describe('other bodies', () => {
   it('recurring schedules need their day fields', () => {
     const base = { name: 'Rent', type: 'EXPENSE', amount: 500_000, startDate: '2024-01-01' } as const;
-    expect(CreateRecurringRequestSchema.safeParse({ ...base, frequency: 'MONTHLY', dayOfMonth: 25 }).success).toBe(true);
+    expect(CreateRecurringRequestSchema.safeParse({ ...base, frequency: 'MONTHLY', dayOfMonth: 25 }).success).toBe(
+      true,
+    );
     expect(CreateRecurringRequestSchema.safeParse({ ...base, frequency: 'MONTHLY' }).success).toBe(false);
     expect(CreateRecurringRequestSchema.safeParse({ ...base, frequency: 'WEEKLY', dayOfWeek: 8 }).success).toBe(false);
     expect(CreateRecurringRequestSchema.safeParse({ ...base, frequency: 'YEARLY', dayOfMonth: 1 }).success).toBe(false);
@@ -157,8 +166,12 @@ describe('other bodies', () => {
   });
 
   it('copying budgets needs two different months', () => {
-    expect(CopyBudgetsRequestSchema.safeParse({ fromYear: 2024, fromMonth: 1, toYear: 2024, toMonth: 1 }).success).toBe(false);
-    expect(CopyBudgetsRequestSchema.safeParse({ fromYear: 2024, fromMonth: 1, toYear: 2024, toMonth: 2 }).success).toBe(true);
+    expect(CopyBudgetsRequestSchema.safeParse({ fromYear: 2024, fromMonth: 1, toYear: 2024, toMonth: 1 }).success).toBe(
+      false,
+    );
+    expect(CopyBudgetsRequestSchema.safeParse({ fromYear: 2024, fromMonth: 1, toYear: 2024, toMonth: 2 }).success).toBe(
+      true,
+    );
   });
 
   it('treats a blank tag-group board as every board', () => {
@@ -169,7 +182,10 @@ describe('other bodies', () => {
   });
 
   it('keeps unknown fields of the store push envelope', () => {
-    const body = { message: { data: 'eyJ2ZXJzaW9uIjoiMS4wIn0=', messageId: '136969346945', extra: 1 }, subscription: 's' };
+    const body = {
+      message: { data: 'eyJ2ZXJzaW9uIjoiMS4wIn0=', messageId: '136969346945', extra: 1 },
+      subscription: 's',
+    };
     expect(StoreNotificationRequestSchema.parse(body)).toEqual(body);
   });
 

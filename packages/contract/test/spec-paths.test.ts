@@ -5,7 +5,7 @@
  * and the auth the spec's Auth column gives them (P public, L login, A admin, PR premium).
  */
 import { describe, expect, it } from 'vitest';
-import { routeAuth, type AuthLevel } from '../src/index.js';
+import { type AuthLevel, routeAuth } from '../src/index.js';
 import { routes, signature } from './routes.js';
 
 const P = 'public';

@@ -1,9 +1,15 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import { PgBoss } from 'pg-boss';
 import postgres from 'postgres';
+
+/** Schema of the job engine (pg-boss) the billing worker runs on; installed and upgraded here, not by the worker. */
+export const JOB_SCHEMA = 'pgboss';
 
 const JOURNAL = join('meta', '_journal.json');
 /** Arbitrary constant key of the advisory lock that serialises concurrent migrators. */
@@ -60,9 +66,54 @@ export interface MigrateOptions {
   log?: (message: string) => void;
 }
 
+/** The job engine's schema version this build expects (pg-boss's own migrations reach it). */
+export function jobSchemaVersion(): number {
+  const manifest = createRequire(import.meta.url)('pg-boss/package.json') as { pgboss: { schema: number } };
+  return manifest.pgboss.schema;
+}
+
 /**
- * Applies every pending migration to the database at `url` over a single connection.
- * Concurrent callers on the same database are serialised with an advisory lock.
+ * Identifies what `migrateDatabase` produces: the migration files and the job engine's schema version.
+ * The test harness names its template database after it, so a stale template is never reused.
+ */
+export function migrationFingerprint(folder = migrationsFolder()): string {
+  const hash = createHash('sha256').update(`job-schema:${jobSchemaVersion()}`);
+  for (const file of readdirSync(folder)
+    .filter((name) => name.endsWith('.sql'))
+    .sort()) {
+    hash.update(file).update(readFileSync(join(folder, file)));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Creates or upgrades the job engine's schema with pg-boss's own installer (it keeps its version in the
+ * schema). The worker then starts with `migrate: false` and needs no DDL rights.
+ */
+async function installJobSchema(url: string): Promise<void> {
+  const boss = new PgBoss({
+    connectionString: url,
+    schema: JOB_SCHEMA,
+    max: 1,
+    migrate: true,
+    createSchema: true,
+    supervise: false,
+    schedule: false,
+    application_name: 'nestegg-migrate',
+  });
+  let failure: unknown;
+  boss.on('error', (error) => {
+    failure ??= error;
+  });
+  await boss.start();
+  await boss.stop({ graceful: false, close: true });
+  if (failure) throw failure;
+}
+
+/**
+ * Applies every pending migration to the database at `url` over a single connection, then installs or
+ * upgrades the job engine's schema. Concurrent callers on the same database are serialised with an
+ * advisory lock.
  */
 export async function migrateDatabase(url: string, options: MigrateOptions = {}): Promise<void> {
   const folder = options.migrationsFolder ?? migrationsFolder();
@@ -72,6 +123,8 @@ export async function migrateDatabase(url: string, options: MigrateOptions = {})
     try {
       options.log?.(`applying migrations from ${folder}`);
       await migrate(drizzle(sql), { migrationsFolder: folder });
+      options.log?.(`installing the job engine schema "${JOB_SCHEMA}" (version ${jobSchemaVersion()})`);
+      await installJobSchema(url);
       options.log?.('migrations applied');
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;

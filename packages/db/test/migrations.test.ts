@@ -16,6 +16,7 @@ import {
   comment,
   commentVote,
   createDb,
+  type DbHandle,
   defaultCategory,
   entryTag,
   iapPurchase,
@@ -31,7 +32,6 @@ import {
   storeNotification,
   tag,
   tagCategory,
-  type DbHandle,
 } from '../src/index';
 import { migrateDatabase, migrationsFolder } from '../src/migrate';
 
@@ -92,7 +92,10 @@ const CHECK = '23514';
 const FOREIGN_KEY = '23503';
 
 async function newMember(email: string) {
-  const [row] = await handle.db.insert(member).values({ email, displayName: email.split('@')[0]! }).returning();
+  const [row] = await handle.db
+    .insert(member)
+    .values({ email, displayName: email.split('@')[0]! })
+    .returning();
   return row!;
 }
 
@@ -193,14 +196,18 @@ describe('constraints', () => {
 
   it('a purchase token is applied once', async () => {
     const m = await newMember('buyer@example.com');
-    await handle.db.insert(iapPurchase).values({ memberId: m.id, productId: 'premium_monthly', purchaseToken: 'tok-1' });
+    await handle.db
+      .insert(iapPurchase)
+      .values({ memberId: m.id, productId: 'premium_monthly', purchaseToken: 'tok-1' });
     expect(
       await sqlState(
         handle.db.insert(iapPurchase).values({ memberId: m.id, productId: 'premium_yearly', purchaseToken: 'tok-1' }),
       ),
     ).toBe(UNIQUE);
     await handle.db.insert(storeNotification).values({ messageId: 'msg-1', payload: { a: 1 } });
-    expect(await sqlState(handle.db.insert(storeNotification).values({ messageId: 'msg-1', payload: {} }))).toBe(UNIQUE);
+    expect(await sqlState(handle.db.insert(storeNotification).values({ messageId: 'msg-1', payload: {} }))).toBe(
+      UNIQUE,
+    );
   });
 
   it('account_entry: (member, notif_key) unique, NULL keys repeat; installment_months is NULL or 2..24', async () => {
@@ -221,10 +228,13 @@ describe('constraints', () => {
 
   it('category: unique name per (member, type, parent) also at top level; a parent with children cannot be deleted', async () => {
     const m = await newMember('cats@example.com');
-    const [food] = await handle.db.insert(category).values({ memberId: m.id, name: 'Food', type: 'EXPENSE' }).returning();
-    expect(
-      await sqlState(handle.db.insert(category).values({ memberId: m.id, name: 'Food', type: 'EXPENSE' })),
-    ).toBe(UNIQUE);
+    const [food] = await handle.db
+      .insert(category)
+      .values({ memberId: m.id, name: 'Food', type: 'EXPENSE' })
+      .returning();
+    expect(await sqlState(handle.db.insert(category).values({ memberId: m.id, name: 'Food', type: 'EXPENSE' }))).toBe(
+      UNIQUE,
+    );
     await handle.db.insert(category).values({ memberId: m.id, name: 'Food', type: 'INCOME' });
     await handle.db.insert(category).values({ memberId: m.id, name: 'Lunch', type: 'EXPENSE', parentId: food!.id });
     expect(await sqlState(handle.db.delete(category).where(eq(category.id, food!.id)))).toBe(FOREIGN_KEY);
@@ -247,7 +257,14 @@ describe('constraints', () => {
     const [h] = await handle.db.insert(investmentHolding).values({ memberId: m.id, name: 'ACME' }).returning();
     const [t] = await handle.db
       .insert(investmentTrade)
-      .values({ memberId: m.id, holdingId: h!.id, side: 'BUY', quantity: '1.123456', price: 1000, tradedAt: '2025-01-02' })
+      .values({
+        memberId: m.id,
+        holdingId: h!.id,
+        side: 'BUY',
+        quantity: '1.123456',
+        price: 1000,
+        tradedAt: '2025-01-02',
+      })
       .returning();
     expect(t!.quantity).toBe('1.123456');
     expect(
@@ -295,7 +312,10 @@ describe('types through the driver', () => {
     expect(loaded?.entries[0]?.account?.name).toBe('Wallet');
     expect(loaded?.entries[0]?.entryTags.map((x) => x.tag.name)).toEqual(['trip']);
 
-    const [group] = await handle.db.insert(tagCategory).values({ name: 'Topics', boards: ['saving', 'tips'] }).returning();
+    const [group] = await handle.db
+      .insert(tagCategory)
+      .values({ name: 'Topics', boards: ['saving', 'tips'] })
+      .returning();
     expect(group!.boards).toEqual(['saving', 'tips']);
     await handle.db.insert(boardTag).values({ tagCategoryId: group!.id, name: 'frugal' });
 

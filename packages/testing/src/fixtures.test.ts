@@ -4,7 +4,9 @@ import { createTestRedis } from './redis.js';
 
 describe('fake provider server', () => {
   it('answers configured routes, records requests, and 404s the rest', async () => {
-    const server = await startFakeServer({ 'GET /rates': (request) => ({ body: { from: request.query.get('from') } }) });
+    const server = await startFakeServer({
+      'GET /rates': (request) => ({ body: { from: request.query.get('from') } }),
+    });
     try {
       const hit = await fetch(`${server.url}/rates?from=USD`);
       expect(await hit.json()).toEqual({ from: 'USD' });
@@ -12,7 +14,11 @@ describe('fake provider server', () => {
       server.on('POST /verify', () => ({ status: 202, body: 'accepted' }));
       const posted = await fetch(`${server.url}/verify`, { method: 'POST', body: 'token=1' });
       expect(posted.status).toBe(202);
-      expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /rates', 'GET /missing', 'POST /verify']);
+      expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+        'GET /rates',
+        'GET /missing',
+        'POST /verify',
+      ]);
       expect(server.requests[2]!.body).toBe('token=1');
     } finally {
       await server.close();

@@ -1,5 +1,5 @@
 export * from './env.js';
-export * from './postgres.js';
-export * from './redis.js';
 export * from './fake-server.js';
 export * from './fixtures.js';
+export * from './postgres.js';
+export * from './redis.js';

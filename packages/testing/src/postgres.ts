@@ -1,6 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { testDatabaseUrl } from './env.js';
 
@@ -20,13 +18,9 @@ function adminClient() {
   return postgres(testDatabaseUrl, { max: 1, onnotice: () => {} });
 }
 
-/** The template's name changes whenever a migration file changes, so a stale template is never reused. */
-export function templateNameFor(migrationsFolder: string): string {
-  const hash = createHash('sha256');
-  for (const file of readdirSync(migrationsFolder).filter((f) => f.endsWith('.sql')).sort()) {
-    hash.update(file).update(readFileSync(join(migrationsFolder, file)));
-  }
-  return `nestegg_template_${hash.digest('hex').slice(0, 16)}`;
+/** The template's name follows what the migrations produce, so a stale template is never reused. */
+export function templateNameFor(fingerprint: string): string {
+  return `nestegg_template_${fingerprint}`;
 }
 
 /**
@@ -34,10 +28,10 @@ export function templateNameFor(migrationsFolder: string): string {
  * to the current schema and marked as a template. Returns its name.
  */
 export async function ensureTemplateDatabase(
-  migrationsFolder: string,
+  fingerprint: string,
   migrate: (url: string) => Promise<void>,
 ): Promise<string> {
-  const name = templateNameFor(migrationsFolder);
+  const name = templateNameFor(fingerprint);
   const sql = adminClient();
   try {
     await sql`select pg_advisory_lock(hashtext('nestegg-test-template'))`;

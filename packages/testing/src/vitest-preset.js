@@ -12,7 +12,7 @@ const packagesDir = new URL('../../', import.meta.url).pathname;
 const workspaceSources = [
   ['@nestegg/db/migrate', 'db/src/migrate.ts'],
   ['@nestegg/db', 'db/src/index.ts'],
-  ['@nestegg/contract/openapi', 'contract/src/openapi.ts'],
+  ['@nestegg/openapi', 'openapi/src/index.ts'],
   ['@nestegg/contract', 'contract/src/index.ts'],
   ['@nestegg/testing', 'testing/src/index.ts'],
 ].map(([name, file]) => ({ find: new RegExp(`^${name}$`), replacement: `${packagesDir}${file}` }));

@@ -102,7 +102,11 @@ describe('admin command line', () => {
 
   it('create reads the password from piped stdin and refuses a short one', async () => {
     const email = uniqueEmail('piped');
-    const run = await runCli(['create', email, 'Piped Admin'], { DATABASE_URL: app.database.current.url }, 'long enough secret\n');
+    const run = await runCli(
+      ['create', email, 'Piped Admin'],
+      { DATABASE_URL: app.database.current.url },
+      'long enough secret\n',
+    );
     expect(run.code, run.stderr).toBe(0);
     expect((await checkPassword('long enough secret', (await byEmail(email))!.passwordHash!)).ok).toBe(true);
 

@@ -15,12 +15,12 @@
  */
 import { DisplayNameSchema, EmailSchema, PasswordSchema } from '@nestegg/contract';
 import { createDb } from '@nestegg/db';
-import { destination, pino } from 'pino';
 import { Redis } from 'ioredis';
+import { destination, pino } from 'pino';
 import { InvalidEnvironmentError, loadEnv } from '../env.js';
 import { AppError } from '../lib/errors.js';
-import { SessionStore } from '../modules/auth/session.store.js';
 import { createAdmin, promoteToAdmin } from '../modules/admin/members.service.js';
+import { SessionStore } from '../modules/auth/session.store.js';
 
 const USAGE = `Usage:
   admin promote <email>                 give an existing account the ADMIN role
@@ -158,7 +158,10 @@ async function run(args: string[]): Promise<void> {
   const redis = command.name === 'promote' ? await connectRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX) : null;
   try {
     if (command.name === 'promote') {
-      const sessions = new SessionStore(handle.db, redis, { ttlSeconds: env.SESSION_TTL_HOURS * 3600, logger: stderrLogger });
+      const sessions = new SessionStore(handle.db, redis, {
+        ttlSeconds: env.SESSION_TTL_HOURS * 3600,
+        logger: stderrLogger,
+      });
       const promoted = await promoteToAdmin({ db: handle.db, sessions }, command.email);
       console.log(`${promoted.email} (member ${promoted.id}) is now an ADMIN.`);
       if (promoted.status === 'SUSPENDED') {

@@ -42,8 +42,7 @@ export class MemoryCounterStore implements CounterStore {
   async hit(key: string, windowSeconds: number) {
     const now = Date.now();
     const current = this.windows.get(key);
-    const window =
-      current && current.resetsAt > now ? current : { count: 0, resetsAt: now + windowSeconds * 1000 };
+    const window = current && current.resetsAt > now ? current : { count: 0, resetsAt: now + windowSeconds * 1000 };
     window.count += 1;
     this.windows.set(key, window);
     return { count: window.count, resetInSeconds: Math.ceil((window.resetsAt - now) / 1000) };

@@ -38,22 +38,34 @@ describe('guards on every route the api serves', () => {
     }
   });
 
-  it.each(['anonymous', 'FREE', 'PREMIUM', 'ADMIN'] as const)('%s callers get exactly what each level allows', async (caller) => {
-    const failures: string[] = [];
-    for (const route of served) {
-      // A fresh member per call: some routes log out or delete the caller.
-      const headers =
-        caller === 'anonymous'
-          ? {}
-          : (await createMemberWithSession(app.current, caller === 'ADMIN' ? { role: 'ADMIN' } : { plan: caller })).headers;
-      const response = await app.current.inject({ method: route.method, url: concretePath(route.path), headers, remoteAddress: '10.8.0.1' });
-      const code = response.statusCode >= 400 ? (response.json().code as string) : null;
-      const expected = guardAnswer(levelOf(route), caller);
-      const got = code && GUARD_CODES.includes(code) ? code : null;
-      if (got !== expected) failures.push(`${route.method} ${route.path}: expected ${expected ?? 'pass'}, got ${response.statusCode} ${code ?? ''}`);
-    }
-    expect(failures).toEqual([]);
-  });
+  it.each(['anonymous', 'FREE', 'PREMIUM', 'ADMIN'] as const)(
+    '%s callers get exactly what each level allows',
+    async (caller) => {
+      const failures: string[] = [];
+      for (const route of served) {
+        // A fresh member per call: some routes log out or delete the caller.
+        const headers =
+          caller === 'anonymous'
+            ? {}
+            : (await createMemberWithSession(app.current, caller === 'ADMIN' ? { role: 'ADMIN' } : { plan: caller }))
+                .headers;
+        const response = await app.current.inject({
+          method: route.method,
+          url: concretePath(route.path),
+          headers,
+          remoteAddress: '10.8.0.1',
+        });
+        const code = response.statusCode >= 400 ? (response.json().code as string) : null;
+        const expected = guardAnswer(levelOf(route), caller);
+        const got = code && GUARD_CODES.includes(code) ? code : null;
+        if (got !== expected)
+          failures.push(
+            `${route.method} ${route.path}: expected ${expected ?? 'pass'}, got ${response.statusCode} ${code ?? ''}`,
+          );
+      }
+      expect(failures).toEqual([]);
+    },
+  );
 });
 
 describe('no member reaches another member through the member area', () => {
@@ -79,8 +91,8 @@ describe('no member reaches another member through the member area', () => {
 
     const [after] = await app.current.db.select().from(member).where(eq(member.id, bystander.member.id));
     expect(after).toEqual(before);
-    expect((await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: bystander.headers })).json().id).toBe(
-      bystander.member.id,
-    );
+    expect(
+      (await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: bystander.headers })).json().id,
+    ).toBe(bystander.member.id);
   });
 });

@@ -51,23 +51,26 @@ describe('authentication guards on every contract route', () => {
     }
   });
 
-  it.each(['anonymous', 'FREE', 'PREMIUM', 'ADMIN'] as Caller[])('%s callers get what each level allows', async (caller) => {
-    const failures: string[] = [];
-    for (const route of routes) {
-      const level = (route.metadata as { auth: AuthLevel }).auth;
-      const [status, code] = expected[level][caller];
-      const response = await app.current.inject({
-        method: route.method,
-        url: `/probe${concretePath(route.path)}`,
-        headers: caller === 'anonymous' ? {} : callers[caller].headers,
-      });
-      const actualCode = response.statusCode === 200 ? undefined : response.json().code;
-      if (response.statusCode !== status || actualCode !== code) {
-        failures.push(`${route.method} ${route.path} (${level}): got ${response.statusCode} ${actualCode ?? ''}`);
+  it.each(['anonymous', 'FREE', 'PREMIUM', 'ADMIN'] as Caller[])(
+    '%s callers get what each level allows',
+    async (caller) => {
+      const failures: string[] = [];
+      for (const route of routes) {
+        const level = (route.metadata as { auth: AuthLevel }).auth;
+        const [status, code] = expected[level][caller];
+        const response = await app.current.inject({
+          method: route.method,
+          url: `/probe${concretePath(route.path)}`,
+          headers: caller === 'anonymous' ? {} : callers[caller].headers,
+        });
+        const actualCode = response.statusCode === 200 ? undefined : response.json().code;
+        if (response.statusCode !== status || actualCode !== code) {
+          failures.push(`${route.method} ${route.path} (${level}): got ${response.statusCode} ${actualCode ?? ''}`);
+        }
       }
-    }
-    expect(failures).toEqual([]);
-  });
+      expect(failures).toEqual([]);
+    },
+  );
 
   it('an unknown or revoked token is treated as anonymous', async () => {
     const route = routes.find((candidate) => (candidate.metadata as { auth: string }).auth === 'login') as AppRoute;

@@ -5,7 +5,6 @@ import fp from 'fastify-plugin';
 import { ForbiddenError, PremiumRequiredError, UnauthenticatedError } from '../lib/errors.js';
 import { type ActiveSession, SessionStore } from '../modules/auth/session.store.js';
 
-
 declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionStore;
@@ -50,7 +49,10 @@ export function enforceAuthLevel(level: AuthLevel, session: ActiveSession | null
 
 export default fp<AuthenticationPluginOptions>(
   async (app, options) => {
-    app.decorate('sessions', new SessionStore(app.db, app.redis, { ttlSeconds: options.sessionTtlSeconds, logger: app.log }));
+    app.decorate(
+      'sessions',
+      new SessionStore(app.db, app.redis, { ttlSeconds: options.sessionTtlSeconds, logger: app.log }),
+    );
     app.decorateRequest('session', null);
     app.decorateRequest('sessionToken', null);
 

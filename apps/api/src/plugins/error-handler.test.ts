@@ -51,11 +51,20 @@ describe('error handler', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toContain('application/problem+json');
-    expect(response.json()).toMatchObject({ status: 400, code: 'MALFORMED_JSON', type: 'about:blank', title: 'Bad Request' });
+    expect(response.json()).toMatchObject({
+      status: 400,
+      code: 'MALFORMED_JSON',
+      type: 'about:blank',
+      title: 'Bad Request',
+    });
   });
 
   it('answers a body that breaks the contract with 400 VALIDATION_FAILED listing each field', async () => {
-    const response = await app.current.inject({ method: 'POST', url: '/api/probe/things', payload: { name: '', count: 1.5 } });
+    const response = await app.current.inject({
+      method: 'POST',
+      url: '/api/probe/things',
+      payload: { name: '', count: 1.5 },
+    });
     expect(response.statusCode).toBe(400);
     const body = response.json();
     expect(body.code).toBe('VALIDATION_FAILED');
@@ -86,7 +95,11 @@ describe('error handler', () => {
   });
 
   it('echoes a request id on every response', async () => {
-    const response = await app.current.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    const response = await app.current.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(response.headers['x-request-id']).toBe('abc-123');
   });
 });

@@ -112,7 +112,10 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
       detail: error.message,
     });
   }
-  request.log.error({ err: error, method: request.method, path: request.url }, `unhandled error on ${request.method} ${request.url}`);
+  request.log.error(
+    { err: error, method: request.method, path: request.url },
+    `unhandled error on ${request.method} ${request.url}`,
+  );
   return sendProblem(request, reply, {
     status: 500,
     code: 'INTERNAL_ERROR',

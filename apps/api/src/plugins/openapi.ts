@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { buildOpenApiDocument } from '@nestegg/contract/openapi';
+import { buildOpenApiDocument } from '@nestegg/openapi';
 import fp from 'fastify-plugin';
 
 export interface OpenApiPluginOptions {

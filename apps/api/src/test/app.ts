@@ -1,4 +1,4 @@
-import { member, type MemberPlan, type MemberRole } from '@nestegg/db';
+import { type MemberPlan, type MemberRole, member } from '@nestegg/db';
 import { useApp } from '@nestegg/testing';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../app.js';

@@ -1,5 +1,4 @@
-import { contract } from '@nestegg/contract';
-import { listRoutes } from '@nestegg/contract/openapi';
+import { contract, listRoutes } from '@nestegg/contract';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 
 /** Every route of the contract (or of one area), flattened. */

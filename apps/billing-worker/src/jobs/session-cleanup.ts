@@ -1,5 +1,6 @@
 import { authSession, type Database } from '@nestegg/db';
 import { lt } from 'drizzle-orm';
+import type { ScheduledJob } from './job.js';
 
 export const SESSION_CLEANUP_QUEUE = 'session-cleanup';
 
@@ -11,3 +12,9 @@ export async function deleteExpiredSessions(db: Database, now = new Date()): Pro
   const removed = await db.delete(authSession).where(lt(authSession.expiresAt, now)).returning({ id: authSession.id });
   return removed.length;
 }
+
+export const sessionCleanupJob: ScheduledJob = {
+  queue: SESSION_CLEANUP_QUEUE,
+  cron: (env) => env.SESSION_CLEANUP_CRON,
+  run: async ({ db, now }) => ({ deleted: await deleteExpiredSessions(db, now()) }),
+};

@@ -3,12 +3,11 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CategoryNameSchema, CategoryTypeSchema } from '../admin.js';
 import {
-  DateSchema,
   errorResponses,
   InstantSchema,
   LedgerTypeSchema,
-  meta,
   MoneySchema,
+  meta,
   NonNegativeMoneySchema,
   routerOptions,
   SortOrderSchema,
@@ -100,20 +99,23 @@ export const RestoreResultSchema = z.object({
 });
 export type RestoreResult = z.infer<typeof RestoreResultSchema>;
 
-export const backupContract = c.router({
-  export: {
-    method: 'GET',
-    path: '/api/account/backup',
-    summary: 'Export the ledger as a backup (the body restore takes)',
-    responses: { 200: BackupObjectSchema, ...errorResponses(401, 403) },
-    metadata: meta('premium'),
+export const backupContract = c.router(
+  {
+    export: {
+      method: 'GET',
+      path: '/api/account/backup',
+      summary: 'Export the ledger as a backup (the body restore takes)',
+      responses: { 200: BackupObjectSchema, ...errorResponses(401, 403) },
+      metadata: meta('premium'),
+    },
+    restore: {
+      method: 'POST',
+      path: '/api/account/restore',
+      summary: 'Replace all ledger data with a backup (one transaction; investments are deleted)',
+      body: BackupSchema,
+      responses: { 200: RestoreResultSchema, ...errorResponses(400, 401, 403, 413) },
+      metadata: meta('premium'),
+    },
   },
-  restore: {
-    method: 'POST',
-    path: '/api/account/restore',
-    summary: 'Replace all ledger data with a backup (one transaction; investments are deleted)',
-    body: BackupSchema,
-    responses: { 200: RestoreResultSchema, ...errorResponses(400, 401, 403, 413) },
-    metadata: meta('premium'),
-  },
-}, routerOptions);
+  routerOptions,
+);

@@ -1,14 +1,7 @@
 /** Exchange rates (login). */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import {
-  CurrencySchema,
-  DateSchema,
-  errorResponses,
-  meta,
-  RateSchema,
-  routerOptions,
-} from '../common.js';
+import { CurrencySchema, DateSchema, errorResponses, meta, RateSchema, routerOptions } from '../common.js';
 
 const c = initContract();
 
@@ -22,13 +15,16 @@ export const FxRateSchema = z.object({
 });
 export type FxRate = z.infer<typeof FxRateSchema>;
 
-export const fxContract = c.router({
-  rate: {
-    method: 'GET',
-    path: '/api/fx/rate',
-    summary: 'Exchange rate between two currencies (cached per currency and day)',
-    query: FxRateQuerySchema,
-    responses: { 200: FxRateSchema, ...errorResponses(400, 401, 404, 503) },
-    metadata: meta('login'),
+export const fxContract = c.router(
+  {
+    rate: {
+      method: 'GET',
+      path: '/api/fx/rate',
+      summary: 'Exchange rate between two currencies (cached per currency and day)',
+      query: FxRateQuerySchema,
+      responses: { 200: FxRateSchema, ...errorResponses(400, 401, 404, 503) },
+      metadata: meta('login'),
+    },
   },
-}, routerOptions);
+  routerOptions,
+);

@@ -10,17 +10,17 @@ import { recurringsContract } from './recurrings.js';
 import { statsContract } from './stats.js';
 import { walletsContract } from './wallets.js';
 
-export * from './shared.js';
-export * from './entries.js';
-export * from './wallets.js';
+export * from './backup.js';
 export * from './budgets.js';
 export * from './categories.js';
-export * from './recurrings.js';
-export * from './investments.js';
-export * from './stats.js';
-export * from './receipts.js';
-export * from './backup.js';
+export * from './entries.js';
 export * from './fx.js';
+export * from './investments.js';
+export * from './receipts.js';
+export * from './recurrings.js';
+export * from './shared.js';
+export * from './stats.js';
+export * from './wallets.js';
 
 /** The ledger routers; annotated so declaration files name each part instead of repeating it. */
 export const ledgerContract: {

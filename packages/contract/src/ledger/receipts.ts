@@ -1,12 +1,7 @@
 /** Receipt text recognition (premium). */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import {
-  errorResponses,
-  FileFieldSchema,
-  meta,
-  routerOptions,
-} from '../common.js';
+import { errorResponses, FileFieldSchema, meta, routerOptions } from '../common.js';
 
 const c = initContract();
 
@@ -20,14 +15,17 @@ export type ReceiptRequest = z.infer<typeof ReceiptRequestSchema>;
 export const ReceiptTextSchema = z.object({ text: z.string().describe('Full recognized text') });
 export type ReceiptText = z.infer<typeof ReceiptTextSchema>;
 
-export const receiptsContract = c.router({
-  recognize: {
-    method: 'POST',
-    path: '/api/account/ocr/receipt',
-    summary: 'Recognize the text of a receipt image (503 when recognition is not configured)',
-    contentType: 'multipart/form-data',
-    body: ReceiptRequestSchema,
-    responses: { 200: ReceiptTextSchema, ...errorResponses(400, 401, 403, 413, 503) },
-    metadata: meta('premium'),
+export const receiptsContract = c.router(
+  {
+    recognize: {
+      method: 'POST',
+      path: '/api/account/ocr/receipt',
+      summary: 'Recognize the text of a receipt image (503 when recognition is not configured)',
+      contentType: 'multipart/form-data',
+      body: ReceiptRequestSchema,
+      responses: { 200: ReceiptTextSchema, ...errorResponses(400, 401, 403, 413, 503) },
+      metadata: meta('premium'),
+    },
   },
-}, routerOptions);
+  routerOptions,
+);

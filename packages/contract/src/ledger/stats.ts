@@ -2,14 +2,14 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
-  routerOptions,
   errorResponses,
   LedgerTypeSchema,
-  meta,
   MoneySchema,
   MonthQuerySchema,
   MonthSchema,
+  meta,
   NonNegativeMoneySchema,
+  routerOptions,
   YearQuerySchema,
   YearSchema,
 } from '../common.js';
@@ -45,25 +45,31 @@ export type YearlyStatsQuery = z.infer<typeof YearlyStatsQuerySchema>;
 export const YearlyStatsSchema = z.object({
   year: YearSchema,
   ...totals,
-  months: z.array(z.object({ month: MonthSchema, ...totals })).length(12).describe('January to December'),
+  months: z
+    .array(z.object({ month: MonthSchema, ...totals }))
+    .length(12)
+    .describe('January to December'),
 });
 export type YearlyStats = z.infer<typeof YearlyStatsSchema>;
 
-export const statsContract = c.router({
-  monthly: {
-    method: 'GET',
-    path: '/api/account/stats/monthly',
-    summary: 'Totals and per-category amounts of a month',
-    query: MonthlyStatsQuerySchema,
-    responses: { 200: MonthlyStatsSchema, ...errorResponses(400, 401, 403) },
-    metadata: meta('premium'),
+export const statsContract = c.router(
+  {
+    monthly: {
+      method: 'GET',
+      path: '/api/account/stats/monthly',
+      summary: 'Totals and per-category amounts of a month',
+      query: MonthlyStatsQuerySchema,
+      responses: { 200: MonthlyStatsSchema, ...errorResponses(400, 401, 403) },
+      metadata: meta('premium'),
+    },
+    yearly: {
+      method: 'GET',
+      path: '/api/account/stats/yearly',
+      summary: 'Totals of a year, per month',
+      query: YearlyStatsQuerySchema,
+      responses: { 200: YearlyStatsSchema, ...errorResponses(400, 401, 403) },
+      metadata: meta('premium'),
+    },
   },
-  yearly: {
-    method: 'GET',
-    path: '/api/account/stats/yearly',
-    summary: 'Totals of a year, per month',
-    query: YearlyStatsQuerySchema,
-    responses: { 200: YearlyStatsSchema, ...errorResponses(400, 401, 403) },
-    metadata: meta('premium'),
-  },
-}, routerOptions);
+  routerOptions,
+);

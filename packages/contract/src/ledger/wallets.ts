@@ -2,7 +2,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
-  routerOptions,
   DateSchema,
   decimalString,
   errorResponses,
@@ -10,10 +9,11 @@ import {
   IdSchema,
   InstantSchema,
   listOf,
-  meta,
   MoneySchema,
+  meta,
   NonNegativeMoneySchema,
   ReorderBodySchema,
+  routerOptions,
   SortOrderSchema,
 } from '../common.js';
 import { WALLET_NAME_MAX } from './shared.js';
@@ -45,7 +45,13 @@ export const WalletFieldsSchema = z.object({
   name: z.string().trim().min(1).max(WALLET_NAME_MAX).describe('Unique per member'),
   type: WalletTypeSchema,
   accountNumber: z.string().trim().max(50).nullable().optional().describe('Stored encrypted'),
-  cardCompany: z.string().trim().max(30).nullable().optional().describe('Card issuer, matched against card notifications'),
+  cardCompany: z
+    .string()
+    .trim()
+    .max(30)
+    .nullable()
+    .optional()
+    .describe('Card issuer, matched against card notifications'),
   balance: MoneySchema.optional().describe('Current balance; may be negative (default 0)'),
   loanAmount: NonNegativeMoneySchema.nullable().optional().describe('Executed loan amount'),
   loanRate: LoanRateSchema.nullable().optional().describe('Annual interest, percent'),
@@ -119,68 +125,71 @@ export type NetWorthTrend = z.infer<typeof NetWorthTrendSchema>;
 // Routes
 // ---------------------------------------------------------------------------
 
-export const walletsContract = c.router({
-  list: {
-    method: 'GET',
-    path: '/api/account/wallets',
-    summary: 'Wallets by sortOrder',
-    responses: { 200: WalletListSchema, ...errorResponses(401) },
-    metadata: meta('login'),
+export const walletsContract = c.router(
+  {
+    list: {
+      method: 'GET',
+      path: '/api/account/wallets',
+      summary: 'Wallets by sortOrder',
+      responses: { 200: WalletListSchema, ...errorResponses(401) },
+      metadata: meta('login'),
+    },
+    create: {
+      method: 'POST',
+      path: '/api/account/wallets',
+      summary: 'Create a wallet (goes last; FREE members have a per-type limit)',
+      body: CreateWalletRequestSchema,
+      responses: { 201: WalletSchema, ...errorResponses(400, 401, 409) },
+      metadata: meta('login'),
+    },
+    reorder: {
+      method: 'PUT',
+      path: '/api/account/wallets/reorder',
+      summary: 'New order of all wallets',
+      body: ReorderBodySchema,
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
+      metadata: meta('login'),
+    },
+    get: {
+      method: 'GET',
+      path: '/api/account/wallets/:id',
+      summary: 'One wallet',
+      pathParams: IdParamSchema,
+      responses: { 200: WalletSchema, ...errorResponses(400, 401, 404) },
+      metadata: meta('login'),
+    },
+    update: {
+      method: 'PUT',
+      path: '/api/account/wallets/:id',
+      summary: 'Change a wallet (omitted fields are kept)',
+      pathParams: IdParamSchema,
+      body: UpdateWalletRequestSchema,
+      responses: { 200: WalletSchema, ...errorResponses(400, 401, 404, 409) },
+      metadata: meta('login'),
+    },
+    delete: {
+      method: 'DELETE',
+      path: '/api/account/wallets/:id',
+      summary: 'Delete a wallet (its entries keep no wallet)',
+      pathParams: IdParamSchema,
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
+      metadata: meta('login'),
+    },
+    netWorth: {
+      method: 'GET',
+      path: '/api/account/networth',
+      summary: 'Current assets, liabilities and net worth',
+      responses: { 200: NetWorthSchema, ...errorResponses(401) },
+      metadata: meta('login'),
+    },
+    netWorthTrend: {
+      method: 'GET',
+      path: '/api/account/networth/trend',
+      summary: 'Net worth trend: monthly by default, weekly with unit=WEEK (default 13 weeks)',
+      query: NetWorthTrendQuerySchema,
+      responses: { 200: NetWorthTrendSchema, ...errorResponses(400, 401) },
+      metadata: meta('login'),
+    },
   },
-  create: {
-    method: 'POST',
-    path: '/api/account/wallets',
-    summary: 'Create a wallet (goes last; FREE members have a per-type limit)',
-    body: CreateWalletRequestSchema,
-    responses: { 201: WalletSchema, ...errorResponses(400, 401, 409) },
-    metadata: meta('login'),
-  },
-  reorder: {
-    method: 'PUT',
-    path: '/api/account/wallets/reorder',
-    summary: 'New order of all wallets',
-    body: ReorderBodySchema,
-    responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
-    metadata: meta('login'),
-  },
-  get: {
-    method: 'GET',
-    path: '/api/account/wallets/:id',
-    summary: 'One wallet',
-    pathParams: IdParamSchema,
-    responses: { 200: WalletSchema, ...errorResponses(400, 401, 404) },
-    metadata: meta('login'),
-  },
-  update: {
-    method: 'PUT',
-    path: '/api/account/wallets/:id',
-    summary: 'Change a wallet (omitted fields are kept)',
-    pathParams: IdParamSchema,
-    body: UpdateWalletRequestSchema,
-    responses: { 200: WalletSchema, ...errorResponses(400, 401, 404, 409) },
-    metadata: meta('login'),
-  },
-  delete: {
-    method: 'DELETE',
-    path: '/api/account/wallets/:id',
-    summary: 'Delete a wallet (its entries keep no wallet)',
-    pathParams: IdParamSchema,
-    responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
-    metadata: meta('login'),
-  },
-  netWorth: {
-    method: 'GET',
-    path: '/api/account/networth',
-    summary: 'Current assets, liabilities and net worth',
-    responses: { 200: NetWorthSchema, ...errorResponses(401) },
-    metadata: meta('login'),
-  },
-  netWorthTrend: {
-    method: 'GET',
-    path: '/api/account/networth/trend',
-    summary: 'Net worth trend: monthly by default, weekly with unit=WEEK (default 13 weeks)',
-    query: NetWorthTrendQuerySchema,
-    responses: { 200: NetWorthTrendSchema, ...errorResponses(400, 401) },
-    metadata: meta('login'),
-  },
-}, routerOptions);
+  routerOptions,
+);

@@ -1,4 +1,4 @@
-import { customType, timestamp, pgEnum } from 'drizzle-orm/pg-core';
+import { customType, pgEnum, timestamp } from 'drizzle-orm/pg-core';
 
 /** Instant column: `timestamptz`, read as a JS `Date`. */
 export const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });

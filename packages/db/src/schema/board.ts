@@ -1,16 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { relations, sql } from 'drizzle-orm';
-import {
-  boolean,
-  check,
-  index,
-  integer,
-  pgEnum,
-  pgTable,
-  primaryKey,
-  text,
-  unique,
-} from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, updatedAt } from './_common';
 import { member } from './members';
 
@@ -87,10 +77,7 @@ export const comment = pgTable(
     index('comment_member_id_idx').on(t.memberId, t.id),
     index('comment_blocked_idx').on(t.id).where(sql`${t.blocked}`),
     index('comment_reported_idx').on(t.reportCount).where(sql`${t.reportCount} > 0`),
-    check(
-      'comment_counts_non_negative',
-      sql`${t.upCount} >= 0 and ${t.downCount} >= 0 and ${t.reportCount} >= 0`,
-    ),
+    check('comment_counts_non_negative', sql`${t.upCount} >= 0 and ${t.downCount} >= 0 and ${t.reportCount} >= 0`),
   ],
 );
 

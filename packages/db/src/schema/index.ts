@@ -1,6 +1,6 @@
-export { ledgerType, type LedgerType } from './_common';
-export * from './members';
-export * from './ledger';
-export * from './investments';
-export * from './board';
+export { type LedgerType, ledgerType } from './_common';
 export * from './billing';
+export * from './board';
+export * from './investments';
+export * from './ledger';
+export * from './members';

@@ -319,7 +319,10 @@ export const quickEntry = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('quick_entry_member_sort_idx').on(t.memberId, t.sortOrder), index('quick_entry_account_idx').on(t.accountId)],
+  (t) => [
+    index('quick_entry_member_sort_idx').on(t.memberId, t.sortOrder),
+    index('quick_entry_account_idx').on(t.accountId),
+  ],
 );
 
 export const accountRelations = relations(account, ({ one, many }) => ({

@@ -24,21 +24,26 @@ beforeEach(async () => {
 
 type Category = { id: number; name: string; type: 'INCOME' | 'EXPENSE'; parentId: number | null; sortOrder: number };
 
-const request = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, caller: TestMember | null = admin) =>
-  app.current.inject({ method, url, ...(payload ? { payload } : {}), headers: caller?.headers ?? {} });
+const request = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: object,
+  caller: TestMember | null = admin,
+) => app.current.inject({ method, url, ...(payload ? { payload } : {}), headers: caller?.headers ?? {} });
 
-async function create(name: string, type: 'INCOME' | 'EXPENSE' = 'EXPENSE', parentId?: number | null): Promise<Category> {
+async function create(
+  name: string,
+  type: 'INCOME' | 'EXPENSE' = 'EXPENSE',
+  parentId?: number | null,
+): Promise<Category> {
   const response = await request('POST', base, { name, type, ...(parentId !== undefined ? { parentId } : {}) });
   expect(response.statusCode, response.body).toBe(201);
   return response.json();
 }
 
-const rows = () =>
-  app.current.db
-    .select()
-    .from(defaultCategory)
-    .orderBy(asc(defaultCategory.id));
-const row = async (id: number) => (await app.current.db.select().from(defaultCategory).where(eq(defaultCategory.id, id)))[0];
+const rows = () => app.current.db.select().from(defaultCategory).orderBy(asc(defaultCategory.id));
+const row = async (id: number) =>
+  (await app.current.db.select().from(defaultCategory).where(eq(defaultCategory.id, id)))[0];
 
 describe('guards', () => {
   const routes = (id: number) => [
@@ -65,7 +70,8 @@ describe('guards', () => {
     expect((await rows()).map((r) => r.name)).toEqual(['Food']);
 
     const statuses: number[] = [];
-    for (const route of routes(food.id)) statuses.push((await request(route.method, route.url, route.payload)).statusCode);
+    for (const route of routes(food.id))
+      statuses.push((await request(route.method, route.url, route.payload)).statusCode);
     expect(statuses).toEqual(routes(food.id).map((route) => route.ok));
   });
 });
@@ -87,7 +93,14 @@ describe('create and list', () => {
 
     const list = await request('GET', base);
     expect(list.statusCode).toBe(200);
-    expect(list.json().items.map((c: Category) => c.name)).toEqual(['Salary', 'Food', 'Home', 'Lunch', 'Dinner', 'Rent']);
+    expect(list.json().items.map((c: Category) => c.name)).toEqual([
+      'Salary',
+      'Food',
+      'Home',
+      'Lunch',
+      'Dinner',
+      'Rent',
+    ]);
     expect(list.json().items[0]).toEqual(salary);
   });
 

@@ -1,21 +1,13 @@
 import type { AdminMember, AdminMemberListQuery, Page } from '@nestegg/contract';
-import {
-  type Database,
-  type DbOrTx,
-  member,
-  type Member,
-  type MemberPlan,
-  type MemberRole,
-  type MemberStatus,
-} from '@nestegg/db';
+import { type Database, type DbOrTx, type MemberPlan, type MemberRole, type MemberStatus, member } from '@nestegg/db';
 import { count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 import { deleteMemberCompletely } from '../auth/account-deletion.js';
 import { type MemberSummaryRow, toAdminMember } from '../auth/member.view.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { SessionStore } from '../auth/session.store.js';
-import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 
 /** What the member operations need from the app: the database and the session store. */
 export interface MembersDeps {
@@ -86,10 +78,7 @@ interface MemberChange {
  * touched sessions: dropping them before the commit would let a concurrent request cache the old values
  * again from the not yet committed backup.
  */
-async function changeMember(
-  deps: MembersDeps,
-  change: (tx: DbOrTx) => Promise<MemberChange>,
-): Promise<AdminMember> {
+async function changeMember(deps: MembersDeps, change: (tx: DbOrTx) => Promise<MemberChange>): Promise<AdminMember> {
   const { row, tokenHashes } = await deps.db.transaction(async (tx) => {
     const changed = await change(tx);
     if (!changed.row) throw new NotFoundError('member');

@@ -24,8 +24,7 @@ const memberRow = async (id: number) => {
   return row;
 };
 
-const sessionRows = (id: number) =>
-  app.current.db.select().from(authSession).where(eq(authSession.memberId, id));
+const sessionRows = (id: number) => app.current.db.select().from(authSession).where(eq(authSession.memberId, id));
 
 const cachedSession = async (token: string) => {
   const raw = await app.current.redis!.get(`session:${hashToken(token)}`);
@@ -89,8 +88,14 @@ describe('GET /api/admin/members', () => {
 
   beforeAll(async () => {
     alice = await createMemberWithSession(app.current, { email: `alice.${marker}@nestegg.test`, displayName: 'Alice' });
-    bob = await createMemberWithSession(app.current, { email: `bob@${marker}.test`, displayName: `Bob ${marker.toUpperCase()}` });
-    carol = await createMemberWithSession(app.current, { email: `carol@nestegg.test`, displayName: `Carol_${marker}%` });
+    bob = await createMemberWithSession(app.current, {
+      email: `bob@${marker}.test`,
+      displayName: `Bob ${marker.toUpperCase()}`,
+    });
+    carol = await createMemberWithSession(app.current, {
+      email: `carol@nestegg.test`,
+      displayName: `Carol_${marker}%`,
+    });
     await app.current.db
       .update(member)
       .set({ profileImage: 'data:image/png;base64,AAAA' })
@@ -307,7 +312,9 @@ describe('PUT /api/admin/members/:id/status', () => {
     expect(revoked.statusCode).toBe(401);
 
     expect((await memberRow(target.id))?.status).toBe('SUSPENDED');
-    expect(await app.current.db.select().from(pointHistory).where(eq(pointHistory.memberId, target.id))).toHaveLength(1);
+    expect(await app.current.db.select().from(pointHistory).where(eq(pointHistory.memberId, target.id))).toHaveLength(
+      1,
+    );
     expect(await app.current.db.select().from(category).where(eq(category.memberId, target.id))).toHaveLength(1);
 
     const reactivated = await put(`/api/admin/members/${target.id}/status`, { status: 'ACTIVE' });
@@ -436,7 +443,12 @@ describe('first admin (command-line services)', () => {
   it('createAdmin creates a LOCAL admin with an argon2id password and refuses a taken e-mail', async () => {
     const email = `Root-${randomBytes(3).toString('hex')}@Nestegg.test`;
     const created = await createAdmin(app.current.db, { email, displayName: ' Root ', password: 'correct horse' });
-    expect(created).toMatchObject({ email: email.toLowerCase(), displayName: 'Root', role: 'ADMIN', provider: 'LOCAL' });
+    expect(created).toMatchObject({
+      email: email.toLowerCase(),
+      displayName: 'Root',
+      role: 'ADMIN',
+      provider: 'LOCAL',
+    });
     const row = await memberRow(created.id);
     expect(row).toMatchObject({ role: 'ADMIN', status: 'ACTIVE', emailVerified: true, plan: 'FREE' });
     expect(row?.passwordHash).toMatch(/^\$argon2id\$/);

@@ -10,13 +10,7 @@ import {
   reorderDefaultCategories,
   updateDefaultCategory,
 } from './default-categories.service.js';
-import {
-  deleteMember,
-  listMembers,
-  setMemberPlan,
-  setMemberRole,
-  setMemberStatus,
-} from './members.service.js';
+import { deleteMember, listMembers, setMemberPlan, setMemberRole, setMemberStatus } from './members.service.js';
 
 /** The caller's member id (the admin guard has already required a session). */
 const actorOf = (request: FastifyRequest) => sessionOf(request).memberId;

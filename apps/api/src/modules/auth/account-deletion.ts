@@ -20,8 +20,8 @@ import {
   quickEntry,
   recurring,
   report,
-  tag,
   type Transaction,
+  tag,
 } from '@nestegg/db';
 import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -74,7 +74,13 @@ async function deleteBoardData(tx: Transaction, memberId: number): Promise<void>
 
 const votedTargets = [
   { votes: postVote, voter: postVote.memberId, targetColumn: 'post_id', target: post, targetId: post.id },
-  { votes: commentVote, voter: commentVote.memberId, targetColumn: 'comment_id', target: comment, targetId: comment.id },
+  {
+    votes: commentVote,
+    voter: commentVote.memberId,
+    targetColumn: 'comment_id',
+    target: comment,
+    targetId: comment.id,
+  },
 ] as const;
 
 /** The member's votes and reports on other members' content go, and those counters drop with them. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { sessionOf } from '../../lib/session.js';
 import { isSignupEnabled } from '../settings/app-settings.js';
 import { CredentialsService } from './credentials.service.js';
-import { sessionOf } from '../../lib/session.js';
 import type { AuthHandlers } from './handlers.js';
 
 const SIGNUPS_PER_HOUR_PER_IP = 5;
@@ -13,7 +13,13 @@ export function credentialsHandlers(
   return {
     signup: {
       // Every attempt counts, honeypot ones included; the IP comes from the trusted-proxy setting.
-      hooks: { onRequest: app.rateLimit({ max: SIGNUPS_PER_HOUR_PER_IP, timeWindow: '1 hour', keyGenerator: (request) => `signup:${request.ip}` }) },
+      hooks: {
+        onRequest: app.rateLimit({
+          max: SIGNUPS_PER_HOUR_PER_IP,
+          timeWindow: '1 hour',
+          keyGenerator: (request) => `signup:${request.ip}`,
+        }),
+      },
       handler: async ({ body }) => ({ status: 201, body: await credentials.signup(body) }),
     },
     login: async ({ body, request }) => ({ status: 200, body: await credentials.login(body, request.ip) }),

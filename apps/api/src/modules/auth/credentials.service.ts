@@ -1,5 +1,5 @@
 import type { LoginRequest, SignupRequest } from '@nestegg/contract';
-import { member, type Member } from '@nestegg/db';
+import { type Member, member } from '@nestegg/db';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { BadRequestError, ConflictError, ForbiddenError, UnauthenticatedError } from '../../lib/errors.js';
@@ -37,7 +37,8 @@ export class CredentialsService {
         provider: 'LOCAL',
       });
     } catch (error) {
-      if (pgErrorCode(error) === UNIQUE_VIOLATION) throw new ConflictError('EMAIL_TAKEN', 'An account with this e-mail exists.');
+      if (pgErrorCode(error) === UNIQUE_VIOLATION)
+        throw new ConflictError('EMAIL_TAKEN', 'An account with this e-mail exists.');
       throw error;
     }
     return answer;
@@ -94,7 +95,10 @@ export class CredentialsService {
       .where(eq(member.id, memberId));
     if (!row) throw new UnauthenticatedError();
     if (row.provider !== 'LOCAL' || !row.passwordHash) {
-      throw new BadRequestError('SOCIAL_ACCOUNT', 'This account signs in with an identity provider and has no password.');
+      throw new BadRequestError(
+        'SOCIAL_ACCOUNT',
+        'This account signs in with an identity provider and has no password.',
+      );
     }
     return row.passwordHash;
   }

@@ -2,9 +2,9 @@ import { authSession, member } from '@nestegg/db';
 import bcrypt from 'bcryptjs';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { setSignupEnabled } from '../settings/app-settings.js';
 import { useTestApp } from '../../test/app.js';
 import { signUpAndLogIn, uniqueEmail } from '../../test/auth-helpers.js';
+import { setSignupEnabled } from '../settings/app-settings.js';
 
 describe('local sign-up and login', () => {
   const app = useTestApp();
@@ -23,17 +23,30 @@ describe('local sign-up and login', () => {
     expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
     expect(row?.provider).toBe('LOCAL');
 
-    const login = await app.current.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'a long password' } });
+    const login = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: 'a long password' },
+    });
     expect(login.statusCode).toBe(200);
     const session = login.json();
     expect(session.member).toMatchObject({ email, displayName: 'Ann', plan: 'FREE', points: 0, role: 'USER' });
-    const profile = await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: { authorization: `Bearer ${session.token}` } });
+    const profile = await app.current.inject({
+      method: 'GET',
+      url: '/api/auth/profile',
+      headers: { authorization: `Bearer ${session.token}` },
+    });
     expect(profile.statusCode).toBe(200);
   });
 
   it('refuses a second account with the same e-mail, whatever its case', async () => {
     const email = uniqueEmail();
-    const first = await app.current.inject({ method: 'POST', url: '/api/auth/signup', remoteAddress: '10.1.0.2', payload: { email, password: 'password-1', displayName: 'A' } });
+    const first = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      remoteAddress: '10.1.0.2',
+      payload: { email, password: 'password-1', displayName: 'A' },
+    });
     expect(first.statusCode).toBe(201);
     const second = await app.current.inject({
       method: 'POST',
@@ -74,23 +87,40 @@ describe('local sign-up and login', () => {
     } finally {
       await setSignupEnabled(app.current.db, true);
     }
-    expect((await app.current.inject({ method: 'GET', url: '/api/auth/signup-enabled' })).json()).toEqual({ enabled: true });
+    expect((await app.current.inject({ method: 'GET', url: '/api/auth/signup-enabled' })).json()).toEqual({
+      enabled: true,
+    });
   });
 
   it('verifies a carried-over bcrypt hash and rehashes it to argon2id on login', async () => {
     const email = uniqueEmail('legacy');
-    await app.current.db.insert(member).values({ email, displayName: 'Legacy', passwordHash: await bcrypt.hash('old secret 1', 10) });
-    const response = await app.current.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'old secret 1' } });
+    await app.current.db
+      .insert(member)
+      .values({ email, displayName: 'Legacy', passwordHash: await bcrypt.hash('old secret 1', 10) });
+    const response = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: 'old secret 1' },
+    });
     expect(response.statusCode).toBe(200);
     const [row] = await app.current.db.select().from(member).where(eq(member.email, email));
     expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
-    const again = await app.current.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'old secret 1' } });
+    const again = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: 'old secret 1' },
+    });
     expect(again.statusCode).toBe(200);
   });
 
   it('answers a wrong password and an unknown e-mail alike with 401', async () => {
     const { email } = await signUpAndLogIn(app.current);
-    const wrong = await app.current.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.1.0.5', payload: { email, password: 'nope nope' } });
+    const wrong = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '10.1.0.5',
+      payload: { email, password: 'nope nope' },
+    });
     const unknown = await app.current.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -120,7 +150,11 @@ describe('local sign-up and login', () => {
   });
 
   it('rejects malformed bodies with 400 listing the fields', async () => {
-    const response = await app.current.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'not-an-email', password: 'short' } });
+    const response = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { email: 'not-an-email', password: 'short' },
+    });
     expect(response.statusCode).toBe(400);
     const paths = response.json().errors.map((issue: { path: string }) => issue.path);
     expect(paths).toEqual(expect.arrayContaining(['body.email', 'body.password', 'body.displayName']));
@@ -132,7 +166,11 @@ describe('password change and the password gate', () => {
 
   it('changes the password with the current one, and revokes the other sessions', async () => {
     const first = await signUpAndLogIn(app.current, { password: 'first password' });
-    const other = await app.current.inject({ method: 'POST', url: '/api/auth/login', payload: { email: first.email, password: 'first password' } });
+    const other = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: first.email, password: 'first password' },
+    });
     const otherHeaders = { authorization: `Bearer ${other.json().token}` };
 
     const change = await app.current.inject({
@@ -142,9 +180,17 @@ describe('password change and the password gate', () => {
       payload: { currentPassword: 'first password', newPassword: 'second password' },
     });
     expect(change.statusCode).toBe(204);
-    expect((await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: first.headers })).statusCode).toBe(200);
-    expect((await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: otherHeaders })).statusCode).toBe(401);
-    const login = await app.current.inject({ method: 'POST', url: '/api/auth/login', payload: { email: first.email, password: 'second password' } });
+    expect(
+      (await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: first.headers })).statusCode,
+    ).toBe(200);
+    expect(
+      (await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: otherHeaders })).statusCode,
+    ).toBe(401);
+    const login = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: first.email, password: 'second password' },
+    });
     expect(login.statusCode).toBe(200);
   });
 
@@ -173,7 +219,10 @@ describe('password change and the password gate', () => {
       .insert(member)
       .values({ email: uniqueEmail('social'), displayName: 'Social', provider: 'IDPONE', idponeId: 'sub-social' })
       .returning();
-    const { token } = await app.current.sessions.create({ memberId: social!.id, displayName: 'Social', plan: 'FREE', role: 'USER' }, false);
+    const { token } = await app.current.sessions.create(
+      { memberId: social!.id, displayName: 'Social', plan: 'FREE', role: 'USER' },
+      false,
+    );
     const headers = { authorization: `Bearer ${token}` };
     const change = await app.current.inject({
       method: 'PUT',
@@ -183,13 +232,23 @@ describe('password change and the password gate', () => {
     });
     expect(change.statusCode).toBe(400);
     expect(change.json().code).toBe('SOCIAL_ACCOUNT');
-    const gate = await app.current.inject({ method: 'POST', url: '/api/auth/verify-password', headers, payload: { password: 'x' } });
+    const gate = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/verify-password',
+      headers,
+      payload: { password: 'x' },
+    });
     expect(gate.json().code).toBe('SOCIAL_ACCOUNT');
   });
 
   it('passes the gate with the right password', async () => {
     const { headers } = await signUpAndLogIn(app.current, { password: 'gate password' });
-    const response = await app.current.inject({ method: 'POST', url: '/api/auth/verify-password', headers, payload: { password: 'gate password' } });
+    const response = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/verify-password',
+      headers,
+      payload: { password: 'gate password' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ verified: true });
   });
@@ -198,7 +257,12 @@ describe('password change and the password gate', () => {
     const victim = await signUpAndLogIn(app.current, { password: 'gate password' });
     const bystander = await signUpAndLogIn(app.current, { password: 'gate password' });
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      const failed = await app.current.inject({ method: 'POST', url: '/api/auth/verify-password', headers: victim.headers, payload: { password: 'wrong' } });
+      const failed = await app.current.inject({
+        method: 'POST',
+        url: '/api/auth/verify-password',
+        headers: victim.headers,
+        payload: { password: 'wrong' },
+      });
       expect(failed.statusCode).toBe(400);
     }
     const blocked = await app.current.inject({

@@ -10,9 +10,17 @@ export interface FailureLimit {
 }
 
 export const LOGIN_FAILURES: FailureLimit = { name: 'login-failures', maxFailures: 10, windowSeconds: 600 };
-export const PASSWORD_GATE_FAILURES: FailureLimit = { name: 'password-gate-failures', maxFailures: 5, windowSeconds: 600 };
+export const PASSWORD_GATE_FAILURES: FailureLimit = {
+  name: 'password-gate-failures',
+  maxFailures: 5,
+  windowSeconds: 600,
+};
 /** Rejected identity-provider tokens per IP, shaped like the login limit. */
-export const PROVIDER_SIGNIN_FAILURES: FailureLimit = { name: 'provider-signin-failures', maxFailures: 10, windowSeconds: 600 };
+export const PROVIDER_SIGNIN_FAILURES: FailureLimit = {
+  name: 'provider-signin-failures',
+  maxFailures: 10,
+  windowSeconds: 600,
+};
 
 /**
  * Counts failed attempts (not all attempts) per subject within a fixed window; a success clears the

@@ -9,6 +9,7 @@ import {
   InvalidIdTokenError,
   providerConfig,
   type SignInProfile,
+  type VerifiedIdentity,
 } from './identity-providers.js';
 import { openSession } from './session.issue.js';
 
@@ -29,7 +30,7 @@ export function identityProviderHandlers(
     const verifier = verifiers[provider];
     verifier.assertConfigured();
     await limiter.assertAllowed(request.ip);
-    let identity;
+    let identity: VerifiedIdentity;
     try {
       identity = await verifier.verify(token);
     } catch (error) {

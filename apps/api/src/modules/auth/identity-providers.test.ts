@@ -55,7 +55,11 @@ interface TokenOptions {
   subject?: string | null;
 }
 
-async function signToken(claims: JWTPayload, defaults: Required<Omit<TokenOptions, 'subject' | 'expiresIn'>>, options: TokenOptions) {
+async function signToken(
+  claims: JWTPayload,
+  defaults: Required<Omit<TokenOptions, 'subject' | 'expiresIn'>>,
+  options: TokenOptions,
+) {
   const now = Math.floor(Date.now() / 1000);
   const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: options.alg ?? defaults.alg, kid: options.kid ?? defaults.kid, typ: 'JWT' })
@@ -68,9 +72,17 @@ async function signToken(claims: JWTPayload, defaults: Required<Omit<TokenOption
 }
 
 const tokenOne = (claims: JWTPayload, options: TokenOptions = {}) =>
-  signToken(claims, { key: keyOne.privateKey, kid: 'one-1', alg: 'RS256', issuer: ISSUER_ONE, audience: CLIENT_ONE }, options);
+  signToken(
+    claims,
+    { key: keyOne.privateKey, kid: 'one-1', alg: 'RS256', issuer: ISSUER_ONE, audience: CLIENT_ONE },
+    options,
+  );
 const tokenTwo = (claims: JWTPayload, options: TokenOptions = {}) =>
-  signToken(claims, { key: keyTwo.privateKey, kid: 'two-1', alg: 'ES256', issuer: ISSUER_TWO, audience: CLIENT_TWO }, options);
+  signToken(
+    claims,
+    { key: keyTwo.privateKey, kid: 'two-1', alg: 'ES256', issuer: ISSUER_TWO, audience: CLIENT_TWO },
+    options,
+  );
 
 const uniqueEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.test`;
 
@@ -153,7 +165,9 @@ describe('sign-in with identity providers', () => {
 
     it('finds the member by subject on a later sign-in, even when the e-mail claim changed', async () => {
       const subject = randomUUID();
-      const first = await api.one(await tokenOne({ email: uniqueEmail('sub'), email_verified: true, name: 'Sub' }, { subject }));
+      const first = await api.one(
+        await tokenOne({ email: uniqueEmail('sub'), email_verified: true, name: 'Sub' }, { subject }),
+      );
       const before = await api.memberCount();
       const second = await api.one(
         await tokenOne({ email: uniqueEmail('changed'), email_verified: true, name: 'Renamed' }, { subject }),
@@ -196,7 +210,12 @@ describe('sign-in with identity providers', () => {
 
       const response = await api.one(
         await tokenOne(
-          { email: email.toUpperCase(), email_verified: 'true', name: 'Provider Name', picture: 'https://pics.test/l.png' },
+          {
+            email: email.toUpperCase(),
+            email_verified: 'true',
+            name: 'Provider Name',
+            picture: 'https://pics.test/l.png',
+          },
           { subject },
         ),
       );
@@ -253,8 +272,16 @@ describe('sign-in with identity providers', () => {
     });
 
     it.each([
-      ['the name claim, trimmed and cut to 30 characters', () => ({ name: `  ${'N'.repeat(40)}  `, email: uniqueEmail('long') }), () => 'N'.repeat(30)],
-      ['the e-mail local part without a name', () => ({ email: uniqueEmail('fallback') }), (email?: string) => email!.split('@')[0]!],
+      [
+        'the name claim, trimmed and cut to 30 characters',
+        () => ({ name: `  ${'N'.repeat(40)}  `, email: uniqueEmail('long') }),
+        () => 'N'.repeat(30),
+      ],
+      [
+        'the e-mail local part without a name',
+        () => ({ email: uniqueEmail('fallback') }),
+        (email?: string) => email!.split('@')[0]!,
+      ],
       ['"Member" without name and e-mail', () => ({}), () => 'Member'],
     ] as [string, () => { name?: string; email?: string }, (email?: string) => string][])(
       'takes the display name from %s',
@@ -307,12 +334,25 @@ describe('sign-in with identity providers', () => {
       const claims = { email, email_verified: 'true', picture: 'https://pics.test/two.png' };
       const response = await api.two(await tokenTwo(claims, { subject }), 'Two Person');
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.json().member).toMatchObject({ displayName: 'Two Person', provider: 'IDPTWO', email, idpOnePicture: null });
-      expect(await api.memberRow(response.json().member.id)).toMatchObject({ idptwoId: subject, idponeId: null, emailVerified: true });
+      expect(response.json().member).toMatchObject({
+        displayName: 'Two Person',
+        provider: 'IDPTWO',
+        email,
+        idpOnePicture: null,
+      });
+      expect(await api.memberRow(response.json().member.id)).toMatchObject({
+        idptwoId: subject,
+        idponeId: null,
+        emailVerified: true,
+      });
 
       // Later sign-ins send no name (and a different one is ignored): the account keeps its name.
       const later = await api.two(await tokenTwo(claims, { subject }), 'Other Name');
-      expect(later.json().member).toMatchObject({ id: response.json().member.id, displayName: 'Two Person', idpOnePicture: null });
+      expect(later.json().member).toMatchObject({
+        id: response.json().member.id,
+        displayName: 'Two Person',
+        idpOnePicture: null,
+      });
     });
 
     it('falls back to the e-mail local part when the body has no name', async () => {
@@ -351,7 +391,10 @@ describe('sign-in with identity providers', () => {
 
   describe('token rejections', () => {
     const cases: [string, (subject: string) => Promise<string>][] = [
-      ['a forged signature (unpublished key, same kid)', (subject) => tokenOne({}, { subject, key: impostorKey.privateKey })],
+      [
+        'a forged signature (unpublished key, same kid)',
+        (subject) => tokenOne({}, { subject, key: impostorKey.privateKey }),
+      ],
       ['a wrong audience', (subject) => tokenOne({}, { subject, audience: 'someone-else' })],
       ['a wrong issuer', (subject) => tokenOne({}, { subject, issuer: 'https://evil.test' })],
       ['an expired token', (subject) => tokenOne({}, { subject, expiresIn: -120 })],
@@ -388,7 +431,12 @@ describe('sign-in with identity providers', () => {
   describe('suspended members', () => {
     it('answers 403 ACCOUNT_SUSPENDED and opens no session', async () => {
       const subject = randomUUID();
-      const suspended = await api.insertMember({ email: null, provider: 'IDPONE', idponeId: subject, status: 'SUSPENDED' });
+      const suspended = await api.insertMember({
+        email: null,
+        provider: 'IDPONE',
+        idponeId: subject,
+        status: 'SUSPENDED',
+      });
       const response = await api.one(await tokenOne({}, { subject }));
       expect(response.statusCode).toBe(403);
       expect(response.json().code).toBe('ACCOUNT_SUSPENDED');

@@ -38,7 +38,10 @@ export class ProviderNotConfiguredError extends ServiceUnavailableError {
 /** The provider's key set could not be fetched (network, timeout, non-200, not a key set). */
 export class ProviderUnavailableError extends ServiceUnavailableError {
   constructor(provider: IdentityProvider) {
-    super('PROVIDER_UNAVAILABLE', `The keys of ${providerNames[provider]} cannot be fetched right now. Try again later.`);
+    super(
+      'PROVIDER_UNAVAILABLE',
+      `The keys of ${providerNames[provider]} cannot be fetched right now. Try again later.`,
+    );
   }
 }
 
@@ -303,7 +306,9 @@ async function resolveMember(
       emailVerified: email !== null,
       displayName: displayNameFor(provider === 'IDPONE' ? identity.name : profile.displayName, identity.email),
       provider,
-      ...(provider === 'IDPONE' ? { idponeId: identity.subject, idponePicture: picture } : { idptwoId: identity.subject }),
+      ...(provider === 'IDPONE'
+        ? { idponeId: identity.subject, idponePicture: picture }
+        : { idptwoId: identity.subject }),
     })
     .returning();
   return created!;

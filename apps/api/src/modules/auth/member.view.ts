@@ -2,7 +2,10 @@ import type { AdminMember, MemberResponse } from '@nestegg/contract';
 import type { Member } from '@nestegg/db';
 
 /** The member columns both views show (the admin list leaves out the picture, which can be large). */
-export type MemberSummaryRow = Omit<Member, 'passwordHash' | 'emailVerified' | 'idponeId' | 'idptwoId' | 'profileImage' | 'updatedAt'>;
+export type MemberSummaryRow = Omit<
+  Member,
+  'passwordHash' | 'emailVerified' | 'idponeId' | 'idptwoId' | 'profileImage' | 'updatedAt'
+>;
 
 /** The member as an admin sees it in the member list. */
 export function toAdminMember(row: MemberSummaryRow): AdminMember {

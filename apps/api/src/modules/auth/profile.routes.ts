@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { deleteMemberCompletely } from './account-deletion.js';
 import { sessionOf } from '../../lib/session.js';
+import { deleteMemberCompletely } from './account-deletion.js';
 import type { AuthHandlers } from './handlers.js';
 import { toMemberResponse } from './member.view.js';
 import { ProfileService } from './profile.service.js';

@@ -1,4 +1,4 @@
-import { member, type Member } from '@nestegg/db';
+import { type Member, member } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { UnauthenticatedError } from '../../lib/errors.js';

@@ -5,8 +5,7 @@ import { useTestApp } from '../../test/app.js';
 import { signUpAndLogIn } from '../../test/auth-helpers.js';
 
 // A real 1×1 PNG.
-const PNG_1X1 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 describe('profile, picture and points', () => {
   const app = useTestApp({ PROFILE_IMAGE_MAX_BYTES: '2048' });
@@ -16,13 +15,24 @@ describe('profile, picture and points', () => {
     const { headers, member: created } = await signUpAndLogIn(app.current);
     await app.current.db.update(member).set({ points: 42, plan: 'PREMIUM' }).where(eq(member.id, created.id));
     const profile = await get('/api/auth/profile', headers);
-    expect(profile.json()).toMatchObject({ id: created.id, points: 42, plan: 'PREMIUM', idpOnePicture: null, profileImage: null });
+    expect(profile.json()).toMatchObject({
+      id: created.id,
+      points: 42,
+      plan: 'PREMIUM',
+      idpOnePicture: null,
+      profileImage: null,
+    });
     expect(profile.json()).not.toHaveProperty('passwordHash');
   });
 
   it('updates the display name', async () => {
     const { headers } = await signUpAndLogIn(app.current, { displayName: 'Old' });
-    const response = await app.current.inject({ method: 'PUT', url: '/api/auth/profile', headers, payload: { displayName: '  New name ' } });
+    const response = await app.current.inject({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      headers,
+      payload: { displayName: '  New name ' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().displayName).toBe('New name');
     expect((await get('/api/auth/profile', headers)).json().displayName).toBe('New name');
@@ -31,10 +41,20 @@ describe('profile, picture and points', () => {
   it('stores a real image as a data URL and clears it with an empty value', async () => {
     const { headers } = await signUpAndLogIn(app.current);
     const dataUrl = `data:image/png;base64,${PNG_1X1}`;
-    const set = await app.current.inject({ method: 'PUT', url: '/api/auth/profile-image', headers, payload: { dataUrl } });
+    const set = await app.current.inject({
+      method: 'PUT',
+      url: '/api/auth/profile-image',
+      headers,
+      payload: { dataUrl },
+    });
     expect(set.statusCode).toBe(200);
     expect(set.json().profileImage).toBe(dataUrl);
-    const cleared = await app.current.inject({ method: 'PUT', url: '/api/auth/profile-image', headers, payload: { dataUrl: '' } });
+    const cleared = await app.current.inject({
+      method: 'PUT',
+      url: '/api/auth/profile-image',
+      headers,
+      payload: { dataUrl: '' },
+    });
     expect(cleared.json().profileImage).toBeNull();
   });
 

@@ -119,7 +119,9 @@ export class SessionStore {
   async destroyAllOf(memberId: number, options: { except?: string; tx?: DbOrTx } = {}): Promise<string[]> {
     const removed = await (options.tx ?? this.db)
       .delete(authSession)
-      .where(and(eq(authSession.memberId, memberId), options.except ? ne(authSession.tokenHash, options.except) : undefined))
+      .where(
+        and(eq(authSession.memberId, memberId), options.except ? ne(authSession.tokenHash, options.except) : undefined),
+      )
       .returning({ tokenHash: authSession.tokenHash });
     return this.forgetUnlessInTransaction(removed, options.tx);
   }
@@ -128,7 +130,11 @@ export class SessionStore {
    * Writes a new display name, plan or role into every live session of the member. With `tx`, the
    * returned token hashes go to `forgetCached` after commit (see `destroyAllOf`).
    */
-  async updateMember(memberId: number, changes: Partial<Omit<SessionMember, 'memberId'>>, tx?: DbOrTx): Promise<string[]> {
+  async updateMember(
+    memberId: number,
+    changes: Partial<Omit<SessionMember, 'memberId'>>,
+    tx?: DbOrTx,
+  ): Promise<string[]> {
     if (Object.keys(changes).length === 0) return [];
     const updated = await (tx ?? this.db)
       .update(authSession)
@@ -143,7 +149,8 @@ export class SessionStore {
     if (!this.redis || tokenHashes.length === 0) return;
     try {
       const batch = this.redis.multi().del(...tokenHashes.flatMap((hash) => [cacheKey(hash), backupFreshKey(hash)]));
-      for (const hash of tokenHashes) batch.incr(generationKey(hash)).expire(generationKey(hash), GENERATION_KEEP_SECONDS);
+      for (const hash of tokenHashes)
+        batch.incr(generationKey(hash)).expire(generationKey(hash), GENERATION_KEEP_SECONDS);
       await batch.exec();
     } catch (error) {
       // A stale cached copy would outlive the change, so this is worth an error line.

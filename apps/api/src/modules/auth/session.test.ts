@@ -9,9 +9,15 @@ const DAY = 24 * 60 * 60;
 
 describe('sessions (Redis with a Postgres backup)', () => {
   const app = useTestApp({ SESSION_TTL_HOURS: '24' });
-  const profile = (headers: Record<string, string>) => app.current.inject({ method: 'GET', url: '/api/auth/profile', headers });
+  const profile = (headers: Record<string, string>) =>
+    app.current.inject({ method: 'GET', url: '/api/auth/profile', headers });
   const backupOf = async (token: string) =>
-    (await app.current.db.select().from(authSession).where(eq(authSession.tokenHash, hashToken(token))))[0];
+    (
+      await app.current.db
+        .select()
+        .from(authSession)
+        .where(eq(authSession.tokenHash, hashToken(token)))
+    )[0];
 
   it('writes the fast store and the backup together at login', async () => {
     const { token } = await signUpAndLogIn(app.current);
@@ -26,7 +32,9 @@ describe('sessions (Redis with a Postgres backup)', () => {
     expect(secondsLeft(remembered.expiresAt)).toBeGreaterThan(REMEMBER_ME_TTL_SECONDS - 60);
     expect(secondsLeft(normal.expiresAt)).toBeLessThanOrEqual(DAY);
     expect(secondsLeft(normal.expiresAt)).toBeGreaterThan(DAY - 60);
-    expect(await app.current.redis!.ttl(`session:${hashToken(remembered.token)}`)).toBeGreaterThan(REMEMBER_ME_TTL_SECONDS - 60);
+    expect(await app.current.redis!.ttl(`session:${hashToken(remembered.token)}`)).toBeGreaterThan(
+      REMEMBER_ME_TTL_SECONDS - 60,
+    );
     expect((await backupOf(remembered.token))?.rememberMe).toBe(true);
   });
 
@@ -40,7 +48,10 @@ describe('sessions (Redis with a Postgres backup)', () => {
   it('slides the backup lifetime when it is due', async () => {
     const { token, headers } = await signUpAndLogIn(app.current);
     const soon = new Date(Date.now() + 60_000);
-    await app.current.db.update(authSession).set({ expiresAt: soon }).where(eq(authSession.tokenHash, hashToken(token)));
+    await app.current.db
+      .update(authSession)
+      .set({ expiresAt: soon })
+      .where(eq(authSession.tokenHash, hashToken(token)));
     await app.current.redis!.del(`session-backup-fresh:${hashToken(token)}`);
     expect((await profile(headers)).statusCode).toBe(200);
     expect((await backupOf(token))!.expiresAt.getTime()).toBeGreaterThan(Date.now() + DAY * 1000 - 60_000);
@@ -61,7 +72,10 @@ describe('sessions (Redis with a Postgres backup)', () => {
     const tokenHash = hashToken(token);
     await app.current.redis!.del(`session:${tokenHash}`);
     // Make the backup due to slide, and let the plan change commit right after the backup was read.
-    await app.current.db.update(authSession).set({ expiresAt: new Date(Date.now() + 60_000) }).where(eq(authSession.tokenHash, tokenHash));
+    await app.current.db
+      .update(authSession)
+      .set({ expiresAt: new Date(Date.now() + 60_000) })
+      .where(eq(authSession.tokenHash, tokenHash));
     const store = app.current.sessions as unknown as { slideBackup: (...args: unknown[]) => Promise<Date> };
     const slideBackup = store.slideBackup.bind(store);
     store.slideBackup = async (...args) => {
@@ -84,7 +98,12 @@ describe('sessions (Redis with a Postgres backup)', () => {
 
   it('carries a new display name into live sessions at once', async () => {
     const { token, headers } = await signUpAndLogIn(app.current, { displayName: 'Before' });
-    const update = await app.current.inject({ method: 'PUT', url: '/api/auth/profile', headers, payload: { displayName: 'After' } });
+    const update = await app.current.inject({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      headers,
+      payload: { displayName: 'After' },
+    });
     expect(update.statusCode).toBe(200);
     expect((await app.current.sessions.resolve(token))?.displayName).toBe('After');
     expect((await backupOf(token))?.displayName).toBe('After');
@@ -102,9 +121,15 @@ describe('sessions when Redis fails', () => {
       const login = await app.current.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
       expect(login.statusCode).toBe(200);
       const newSession = { authorization: `Bearer ${login.json().token}` };
-      expect((await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: newSession })).statusCode).toBe(200);
+      expect(
+        (await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: newSession })).statusCode,
+      ).toBe(200);
       for (let attempt = 0; attempt < 12; attempt += 1) {
-        const failed = await app.current.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'wrong wrong' } });
+        const failed = await app.current.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email, password: 'wrong wrong' },
+        });
         expect(failed.statusCode).toBe(401);
       }
     } finally {
@@ -120,7 +145,12 @@ describe('sessions without Redis configured', () => {
     expect(app.current.redis).toBeNull();
     const { email, headers, member: created } = await signUpAndLogIn(app.current);
     expect((await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers })).json().id).toBe(created.id);
-    const wrong = { method: 'POST' as const, url: '/api/auth/login', remoteAddress: '10.5.0.1', payload: { email, password: 'wrong one' } };
+    const wrong = {
+      method: 'POST' as const,
+      url: '/api/auth/login',
+      remoteAddress: '10.5.0.1',
+      payload: { email, password: 'wrong one' },
+    };
     for (let attempt = 0; attempt < 10; attempt += 1) expect((await app.current.inject(wrong)).statusCode).toBe(401);
     expect((await app.current.inject(wrong)).statusCode).toBe(429);
   });

@@ -35,24 +35,43 @@ async function seedEverything(app: FastifyInstance, memberId: number, otherId: n
   await db.insert(category).values({ memberId, name: 'Lunch', type: 'EXPENSE', parentId: food!.id });
   const [entry] = await db
     .insert(accountEntry)
-    .values({ memberId, accountId: wallet!.id, type: 'EXPENSE', amount: 12000, entryDate: '2026-11-01', category: 'Lunch' })
+    .values({
+      memberId,
+      accountId: wallet!.id,
+      type: 'EXPENSE',
+      amount: 12000,
+      entryDate: '2026-11-01',
+      category: 'Lunch',
+    })
     .returning();
   const [label] = await db.insert(tag).values({ memberId, name: 'work' }).returning();
   await db.insert(entryTag).values({ entryId: entry!.id, tagId: label!.id });
   await db.insert(budget).values({ memberId, category: 'Food', year: 2026, month: 11, amount: 300000 });
   await db.insert(budgetIncome).values({ memberId, year: 2026, month: 11, amount: 3000000 });
-  await db.insert(budgetOnetime).values({ memberId, name: 'Trip', amount: 500000, startDate: '2026-11-01', endDate: '2026-11-30' });
-  await db.insert(recurring).values({ memberId, name: 'Rent', type: 'EXPENSE', amount: 700000, startDate: '2026-01-01' });
+  await db
+    .insert(budgetOnetime)
+    .values({ memberId, name: 'Trip', amount: 500000, startDate: '2026-11-01', endDate: '2026-11-30' });
+  await db
+    .insert(recurring)
+    .values({ memberId, name: 'Rent', type: 'EXPENSE', amount: 700000, startDate: '2026-01-01' });
   await db.insert(quickEntry).values({ memberId, name: 'Coffee', type: 'EXPENSE', amount: 4500 });
   const [holding] = await db.insert(investmentHolding).values({ memberId, name: 'Index fund' }).returning();
-  await db.insert(investmentTrade).values({ memberId, holdingId: holding!.id, side: 'BUY', quantity: '1.5', price: 10000, tradedAt: '2026-11-02' });
+  await db
+    .insert(investmentTrade)
+    .values({ memberId, holdingId: holding!.id, side: 'BUY', quantity: '1.5', price: 10000, tradedAt: '2026-11-02' });
 
-  const [ownPost] = await db.insert(post).values({ memberId, category: 'community', title: 'Mine', body: 'My post', reportCount: 1 }).returning();
+  const [ownPost] = await db
+    .insert(post)
+    .values({ memberId, category: 'community', title: 'Mine', body: 'My post', reportCount: 1 })
+    .returning();
   const [otherPost] = await db
     .insert(post)
     .values({ memberId: otherId, category: 'tips', title: 'Theirs', body: 'Their post', upCount: 1, reportCount: 1 })
     .returning();
-  const [ownComment] = await db.insert(comment).values({ memberId, postId: otherPost!.id, body: 'Nice', reportCount: 1 }).returning();
+  const [ownComment] = await db
+    .insert(comment)
+    .values({ memberId, postId: otherPost!.id, body: 'Nice', reportCount: 1 })
+    .returning();
   const [otherComment] = await db
     .insert(comment)
     .values({ memberId: otherId, postId: ownPost!.id, body: 'Reply on the member post', downCount: 1 })
@@ -68,10 +87,17 @@ async function seedEverything(app: FastifyInstance, memberId: number, otherId: n
     { memberId: otherId, targetType: 'POST', targetId: ownPost!.id, reason: 'rude' },
     { memberId: otherId, targetType: 'COMMENT', targetId: ownComment!.id, reason: 'rude' },
   ]);
-  await db.insert(boardImage).values({ memberId, contentType: 'image/png', bytes: Buffer.from([1, 2, 3]), byteSize: 3 });
+  await db
+    .insert(boardImage)
+    .values({ memberId, contentType: 'image/png', bytes: Buffer.from([1, 2, 3]), byteSize: 3 });
   await db.insert(pointHistory).values({ memberId, amount: 10, reason: 'POST_WRITTEN' });
   await db.insert(iapPurchase).values({ memberId, productId: 'premium_monthly', purchaseToken: `token-${memberId}` });
-  return { otherPost: otherPost!, otherComment: otherComment!, otherCommentOnOtherPost: otherCommentOnOtherPost!, ownPost: ownPost! };
+  return {
+    otherPost: otherPost!,
+    otherComment: otherComment!,
+    otherCommentOnOtherPost: otherCommentOnOtherPost!,
+    ownPost: ownPost!,
+  };
 }
 
 /** Rows of the member in every table with a member_id column, plus entry tags and the member row. */
@@ -89,7 +115,9 @@ async function rowsOf(app: FastifyInstance, memberId: number): Promise<Record<st
   const [tags] = await app.db.execute<{ count: number }>(
     sql`select count(*)::int as count from entry_tag join account_entry on account_entry.id = entry_tag.entry_id where account_entry.member_id = ${memberId}`,
   );
-  const [self] = await app.db.execute<{ count: number }>(sql`select count(*)::int as count from member where id = ${memberId}`);
+  const [self] = await app.db.execute<{ count: number }>(
+    sql`select count(*)::int as count from member where id = ${memberId}`,
+  );
   return { ...counts, entry_tag: tags!.count, member: self!.count };
 }
 
@@ -102,25 +130,37 @@ describe('withdrawal (DELETE /api/auth/me)', () => {
     const seeded = await seedEverything(app.current, leaving.member.id, staying.member.id);
 
     const before = await rowsOf(app.current, leaving.member.id);
-    const emptyBefore = Object.entries(before).filter(([, count]) => count === 0).map(([table]) => table);
+    const emptyBefore = Object.entries(before)
+      .filter(([, count]) => count === 0)
+      .map(([table]) => table);
     expect(emptyBefore, 'the seed must cover every table').toEqual([]);
 
     const response = await app.current.inject({ method: 'DELETE', url: '/api/auth/me', headers: leaving.headers });
     expect(response.statusCode).toBe(204);
 
     const after = await rowsOf(app.current, leaving.member.id);
-    expect(Object.values(after).every((count) => count === 0), JSON.stringify(after)).toBe(true);
+    expect(
+      Object.values(after).every((count) => count === 0),
+      JSON.stringify(after),
+    ).toBe(true);
     expect(await app.current.redis!.exists(`session:${hashToken(leaving.token)}`)).toBe(0);
-    expect((await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: leaving.headers })).statusCode).toBe(401);
+    expect(
+      (await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: leaving.headers })).statusCode,
+    ).toBe(401);
 
     // Their vote and report on someone else's post are withdrawn, and the counters follow.
     const [otherPost] = await app.current.db.select().from(post).where(eq(post.id, seeded.otherPost.id));
     expect(otherPost).toMatchObject({ upCount: 0, reportCount: 0 });
-    const [survivor] = await app.current.db.select().from(comment).where(eq(comment.id, seeded.otherCommentOnOtherPost.id));
+    const [survivor] = await app.current.db
+      .select()
+      .from(comment)
+      .where(eq(comment.id, seeded.otherCommentOnOtherPost.id));
     expect(survivor).toMatchObject({ upCount: 0 });
     // Comments others left on the member's post go with the post; reports on the member's content are gone.
     expect(await app.current.db.select().from(comment).where(eq(comment.id, seeded.otherComment.id))).toHaveLength(0);
     expect(await app.current.db.select().from(report)).toHaveLength(0);
-    expect((await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: staying.headers })).statusCode).toBe(200);
+    expect(
+      (await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: staying.headers })).statusCode,
+    ).toBe(200);
   });
 });

@@ -30,7 +30,14 @@ describe('points service', () => {
   it('applies a daily cap shared by posts and comments, the last award only up to the cap', async () => {
     const memberId = await newMember();
     const applied = [];
-    for (const reason of ['POST_WRITTEN', 'COMMENT_WRITTEN', 'POST_WRITTEN', 'COMMENT_WRITTEN', 'POST_WRITTEN', 'POST_WRITTEN']) {
+    for (const reason of [
+      'POST_WRITTEN',
+      'COMMENT_WRITTEN',
+      'POST_WRITTEN',
+      'COMMENT_WRITTEN',
+      'POST_WRITTEN',
+      'POST_WRITTEN',
+    ]) {
       applied.push(await award(memberId, reason));
     }
     expect(applied).toEqual([10, 10, 10, 10, 10, 0]);
@@ -43,7 +50,9 @@ describe('points service', () => {
 
   it('never lets concurrent awards pass the cap', async () => {
     const memberId = await newMember();
-    await Promise.all(Array.from({ length: 20 }, () => award(memberId, PointReason.UP_VOTE_GIVEN, 1, DailyCaps.UP_VOTES_GIVEN)));
+    await Promise.all(
+      Array.from({ length: 20 }, () => award(memberId, PointReason.UP_VOTE_GIVEN, 1, DailyCaps.UP_VOTES_GIVEN)),
+    );
     expect(await points.balance(handle.db, memberId)).toBe(10);
     const rows = await handle.db.select().from(pointHistory).where(eq(pointHistory.memberId, memberId));
     expect(rows.reduce((sum, row) => sum + row.amount, 0)).toBe(10);
@@ -51,8 +60,16 @@ describe('points service', () => {
 
   it('floors the balance at 0 and records only what was applied', async () => {
     const memberId = await newMember(1);
-    expect(await handle.db.transaction((tx) => points.change(tx, { memberId, amount: -5, reason: PointReason.DOWN_VOTE_RECEIVED }))).toBe(-1);
-    expect(await handle.db.transaction((tx) => points.change(tx, { memberId, amount: -1, reason: PointReason.UP_VOTE_CANCELLED }))).toBe(0);
+    expect(
+      await handle.db.transaction((tx) =>
+        points.change(tx, { memberId, amount: -5, reason: PointReason.DOWN_VOTE_RECEIVED }),
+      ),
+    ).toBe(-1);
+    expect(
+      await handle.db.transaction((tx) =>
+        points.change(tx, { memberId, amount: -1, reason: PointReason.UP_VOTE_CANCELLED }),
+      ),
+    ).toBe(0);
     expect(await points.balance(handle.db, memberId)).toBe(0);
     const rows = await handle.db.select().from(pointHistory).where(eq(pointHistory.memberId, memberId));
     expect(rows.map((row) => row.amount)).toEqual([-1]);

@@ -51,7 +51,10 @@ export class PointsService {
     if (!row) return 0;
     const applied = await this.applicableAmount(tx, change, row.points);
     if (applied === 0) return 0;
-    await tx.update(member).set({ points: sql`${member.points} + ${applied}` }).where(eq(member.id, change.memberId));
+    await tx
+      .update(member)
+      .set({ points: sql`${member.points} + ${applied}` })
+      .where(eq(member.id, change.memberId));
     await tx.insert(pointHistory).values({ memberId: change.memberId, amount: applied, reason: change.reason });
     return applied;
   }
@@ -74,7 +77,12 @@ export class PointsService {
   /** Newest first, at most `limit` (the spec caps the list at 100). */
   history(db: DbOrTx, memberId: number, limit = 100) {
     return db
-      .select({ id: pointHistory.id, amount: pointHistory.amount, reason: pointHistory.reason, createdAt: pointHistory.createdAt })
+      .select({
+        id: pointHistory.id,
+        amount: pointHistory.amount,
+        reason: pointHistory.reason,
+        createdAt: pointHistory.createdAt,
+      })
       .from(pointHistory)
       .where(eq(pointHistory.memberId, memberId))
       .orderBy(desc(pointHistory.createdAt), desc(pointHistory.id))
@@ -97,7 +105,10 @@ export class PointsService {
           eq(pointHistory.memberId, memberId),
           inArray(pointHistory.reason, [...reasons]),
           gt(pointHistory.amount, 0),
-          gte(pointHistory.createdAt, sql`date_trunc('day', now() at time zone ${this.timeZone}) at time zone ${this.timeZone}`),
+          gte(
+            pointHistory.createdAt,
+            sql`date_trunc('day', now() at time zone ${this.timeZone}) at time zone ${this.timeZone}`,
+          ),
         ),
       );
     return Number(row?.total ?? 0);

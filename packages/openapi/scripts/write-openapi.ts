@@ -1,7 +1,7 @@
-/** Writes packages/contract/openapi.json (gitignored). Run with `pnpm openapi`. */
+/** Writes packages/openapi/openapi.json (gitignored). Run with `pnpm openapi`. */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument } from '../src/openapi.js';
+import { buildOpenApiDocument } from '../src/index.js';
 
 const target = fileURLToPath(new URL('../openapi.json', import.meta.url));
 const serverUrl = process.env.OPENAPI_SERVER_URL;

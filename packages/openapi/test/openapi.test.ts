@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { routeAuth } from '@nestegg/contract';
 import { describe, expect, it } from 'vitest';
-import { routeAuth } from '../src/index.js';
-import { buildOpenApiDocument, SECURITY_SCHEME } from '../src/openapi.js';
+import { buildOpenApiDocument, SECURITY_SCHEME } from '../src/index.js';
 import { routes, signature } from './routes.js';
 
 const doc = buildOpenApiDocument({ serverUrl: 'https://api.example.test' });

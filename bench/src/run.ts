@@ -5,23 +5,34 @@
  *
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres TEST_REDIS_URL=redis://127.0.0.1:6379 pnpm bench
  */
+
+import { buildApp } from '@nestegg/api/app';
+import { loadEnv } from '@nestegg/api/env';
 import { migrateDatabase } from '@nestegg/db/migrate';
 import { createEmptyDatabase, createTestRedis } from '@nestegg/testing';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { loadEnv } from '../src/env.js';
 
 async function measure(name: string, iterations: number, operation: () => Promise<unknown>) {
   for (let warmup = 0; warmup < Math.min(50, iterations); warmup += 1) await operation();
   const started = process.hrtime.bigint();
   for (let run = 0; run < iterations; run += 1) await operation();
   const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
-  console.log(`${name.padEnd(44)} ${(iterations / (elapsedMs / 1000)).toFixed(0).padStart(7)} ops/s  ${(elapsedMs / iterations).toFixed(3)} ms/op`);
+  console.log(
+    `${name.padEnd(44)} ${(iterations / (elapsedMs / 1000)).toFixed(0).padStart(7)} ops/s  ${(elapsedMs / iterations).toFixed(3)} ms/op`,
+  );
 }
 
 async function sessionFor(app: FastifyInstance, email: string) {
-  await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: 'bench password', displayName: 'Bench' } });
-  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'bench password' } });
+  await app.inject({
+    method: 'POST',
+    url: '/api/auth/signup',
+    payload: { email, password: 'bench password', displayName: 'Bench' },
+  });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password: 'bench password' },
+  });
   return { authorization: `Bearer ${login.json().token}` };
 }
 
@@ -41,7 +52,9 @@ async function main() {
     await measure('GET /api/auth/points (session from Postgres)', 2000, () =>
       withoutRedis.inject({ method: 'GET', url: '/api/auth/points', headers: backupHeaders }),
     );
-    await measure('GET /healthz (no session: baseline)', 2000, () => withRedis.inject({ method: 'GET', url: '/healthz' }));
+    await measure('GET /healthz (no session: baseline)', 2000, () =>
+      withRedis.inject({ method: 'GET', url: '/healthz' }),
+    );
     await measure('POST /api/auth/login (argon2id verify)', 30, () =>
       withRedis.inject({
         method: 'POST',

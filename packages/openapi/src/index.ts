@@ -1,12 +1,11 @@
 /**
- * OpenAPI 3.0 document of the contract (server side only: imports @ts-rest/open-api).
- *   import { buildOpenApiDocument } from '@nestegg/contract/openapi';
+ * OpenAPI 3.0 document of the contract (server side and CI only: imports @ts-rest/open-api, which
+ * frontends never install).
+ *   import { buildOpenApiDocument } from '@nestegg/openapi';
  */
-import type { AppRoute, AppRouter } from '@ts-rest/core';
-import { isAppRoute } from '@ts-rest/core';
+import { type AuthLevel, CONTRACT_VERSION, contract, type RouteMetadata, routeAuth } from '@nestegg/contract';
+import type { AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
-import { routeAuth, type AuthLevel, type RouteMetadata } from './common.js';
-import { CONTRACT_VERSION, contract } from './index.js';
 
 export type OpenApiDocument = ReturnType<typeof generateOpenApi>;
 type Operation = Parameters<NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>['operationMapper']>>[0];
@@ -65,9 +64,10 @@ const BINARY = { type: 'string', format: 'binary' } as const;
 
 /** Multipart bodies: file fields become binary strings. */
 const fixMultipart = (operation: Operation): void => {
-  const media = operation.requestBody && 'content' in operation.requestBody
-    ? operation.requestBody.content['multipart/form-data']
-    : undefined;
+  const media =
+    operation.requestBody && 'content' in operation.requestBody
+      ? operation.requestBody.content['multipart/form-data']
+      : undefined;
   const schema = media?.schema as { properties?: Record<string, Record<string, unknown>> } | undefined;
   if (!schema?.properties) return;
   for (const [key, prop] of Object.entries(schema.properties)) {
@@ -82,43 +82,45 @@ const PROBLEM_REF = { $ref: '#/components/schemas/Problem' } as const;
 
 type ProblemSink = { schema?: unknown };
 
-const mapOperation = (sink: ProblemSink) => (operation: Operation, route: AppRoute): Operation => {
-  const auth = routeAuth(route);
-  const dotted = operation.operationId ?? '';
-  const area = dotted.split('.')[0] ?? 'misc';
-  const metadata = route.metadata as RouteMetadata;
+const mapOperation =
+  (sink: ProblemSink) =>
+  (operation: Operation, route: AppRoute): Operation => {
+    const auth = routeAuth(route);
+    const dotted = operation.operationId ?? '';
+    const area = dotted.split('.')[0] ?? 'misc';
+    const metadata = route.metadata as RouteMetadata;
 
-  const responses: Operation['responses'] = {};
-  for (const [status, response] of Object.entries(operation.responses ?? {})) {
-    const r = { ...(response as Record<string, unknown>) };
-    r.description = statusText[status] ?? r.description;
-    const content = r.content as Record<string, unknown> | undefined;
-    const json = content?.['application/json'] as { schema?: unknown } | undefined;
-    if (Number(status) >= 400 && json) {
-      sink.schema ??= json.schema;
-      r.content = { 'application/problem+json': { schema: PROBLEM_REF } };
-    } else if (Number(status) < 300 && metadata.binaryResponse) {
-      r.content = { [metadata.binaryResponse]: { schema: BINARY } };
+    const responses: Operation['responses'] = {};
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      const r = { ...(response as Record<string, unknown>) };
+      r.description = statusText[status] ?? r.description;
+      const content = r.content as Record<string, unknown> | undefined;
+      const json = content?.['application/json'] as { schema?: unknown } | undefined;
+      if (Number(status) >= 400 && json) {
+        sink.schema ??= json.schema;
+        r.content = { 'application/problem+json': { schema: PROBLEM_REF } };
+      } else if (Number(status) < 300 && metadata.binaryResponse) {
+        r.content = { [metadata.binaryResponse]: { schema: BINARY } };
+      }
+      responses[status] = r;
     }
-    responses[status] = r;
-  }
-  if (auth === 'premium' && responses['403']) {
-    responses['403'] = { ...responses['403'], description: 'PREMIUM_REQUIRED: the caller is on the FREE plan' };
-  }
+    if (auth === 'premium' && responses['403']) {
+      responses['403'] = { ...responses['403'], description: 'PREMIUM_REQUIRED: the caller is on the FREE plan' };
+    }
 
-  const mapped: Operation = {
-    ...operation,
-    operationId: camelOperationId(dotted),
-    tags: [area],
-    security: securityFor(auth),
-    responses,
-    'x-auth': auth,
+    const mapped: Operation = {
+      ...operation,
+      operationId: camelOperationId(dotted),
+      tags: [area],
+      security: securityFor(auth),
+      responses,
+      'x-auth': auth,
+    };
+    if (mapped.description === undefined) delete mapped.description;
+    if (mapped.deprecated === undefined) delete mapped.deprecated;
+    fixMultipart(mapped);
+    return mapped;
   };
-  if (mapped.description === undefined) delete mapped.description;
-  if (mapped.deprecated === undefined) delete mapped.deprecated;
-  fixMultipart(mapped);
-  return mapped;
-};
 
 /** Builds the OpenAPI 3.0 document of every route of the contract. */
 export const buildOpenApiDocument = (options: BuildOpenApiOptions = {}): OpenApiDocument => {
@@ -152,11 +154,3 @@ export const buildOpenApiDocument = (options: BuildOpenApiOptions = {}): OpenApi
   }
   return doc;
 };
-
-/** Every route of a router with its dotted key path, e.g. `ledger.entries.list`. */
-export const listRoutes = (router: AppRouter = contract, prefix: string[] = []): Array<{ key: string; route: AppRoute }> =>
-  Object.entries(router).flatMap(([key, value]) =>
-    isAppRoute(value as AppRoute | AppRouter)
-      ? [{ key: [...prefix, key].join('.'), route: value as AppRoute }]
-      : listRoutes(value as AppRouter, [...prefix, key]),
-  );

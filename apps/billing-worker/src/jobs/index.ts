@@ -1,0 +1,5 @@
+import type { ScheduledJob } from './job.js';
+import { sessionCleanupJob } from './session-cleanup.js';
+
+/** Every scheduled job of the worker. */
+export const scheduledJobs: ScheduledJob[] = [sessionCleanupJob];

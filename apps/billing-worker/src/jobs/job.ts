@@ -1,0 +1,17 @@
+import type { Database } from '@nestegg/db';
+import type { Logger } from 'pino';
+import type { WorkerEnv } from '../env.js';
+
+/** What a job gets: explicit dependencies, never the worker itself. */
+export interface JobContext {
+  db: Database;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** A job the worker schedules: its queue, when it runs, and what it does (returns a summary for the log). */
+export interface ScheduledJob {
+  queue: string;
+  cron: (env: WorkerEnv) => string;
+  run: (context: JobContext) => Promise<Record<string, unknown>>;
+}

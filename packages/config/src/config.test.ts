@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  cronExpression,
+  InvalidEnvironmentError,
+  isCronExpression,
+  loadEnvironment,
+  requireWholeGroups,
+  timeZone,
+} from './index.js';
+
+const shape = {
+  DATABASE_URL: z.string().url(),
+  CRON: cronExpression('17 3 * * *'),
+  ZONE: timeZone(),
+  IDP_CLIENT_ID: z.string().optional(),
+  IDP_KEYS_URL: z.string().url().optional(),
+};
+const schema = z
+  .object(shape)
+  .superRefine(requireWholeGroups([{ name: 'the provider', variables: ['IDP_CLIENT_ID', 'IDP_KEYS_URL'] }]));
+const load = (source: Record<string, string>) => loadEnvironment(schema, Object.keys(shape), source);
+
+function issuesOf(source: Record<string, string>): string[] {
+  try {
+    load(source);
+  } catch (error) {
+    if (error instanceof InvalidEnvironmentError) return error.issues;
+    throw error;
+  }
+  return [];
+}
+
+describe('environment loading', () => {
+  it('names every bad variable at once', () => {
+    const issues = issuesOf({ CRON: '61 * * * *', ZONE: 'Mars/Olympus' });
+    expect(issues).toHaveLength(3);
+    expect(issues.join('\n')).toMatch(/DATABASE_URL/);
+    expect(issues.join('\n')).toMatch(/CRON: must be a five-field cron expression/);
+    expect(issues.join('\n')).toMatch(/ZONE: must be an IANA time zone/);
+  });
+
+  it('treats blank values as unset', () => {
+    expect(load({ DATABASE_URL: 'postgres://x@h/db', CRON: ' ', ZONE: '' })).toMatchObject({
+      CRON: '17 3 * * *',
+      ZONE: 'UTC',
+    });
+  });
+
+  it('reads NAME_FILE for any declared variable, and refuses both forms at once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nestegg-env-'));
+    writeFileSync(join(dir, 'url'), 'postgres://secret@db/nestegg\n');
+    expect(load({ DATABASE_URL_FILE: join(dir, 'url') }).DATABASE_URL).toBe('postgres://secret@db/nestegg');
+    expect(issuesOf({ DATABASE_URL: 'postgres://a@b/c', DATABASE_URL_FILE: join(dir, 'url') })).toEqual([
+      'DATABASE_URL: set either DATABASE_URL or DATABASE_URL_FILE, not both',
+    ]);
+    expect(issuesOf({ DATABASE_URL_FILE: join(dir, 'missing') })[0]).toMatch(/DATABASE_URL_FILE: cannot read .*ENOENT/);
+  });
+
+  it('refuses a half-configured feature group, naming what is missing', () => {
+    const issues = issuesOf({ DATABASE_URL: 'postgres://x@h/db', IDP_CLIENT_ID: 'client' });
+    expect(issues).toEqual([
+      'IDP_KEYS_URL: required because IDP_CLIENT_ID is set (the provider needs all of IDP_CLIENT_ID, IDP_KEYS_URL, or none)',
+    ]);
+    expect(issuesOf({ DATABASE_URL: 'postgres://x@h/db' })).toEqual([]);
+  });
+
+  it('checks cron expressions field by field', () => {
+    expect(isCronExpression('17 3 * * *')).toBe(true);
+    expect(isCronExpression('*/5 * * * 1-5')).toBe(true);
+    for (const bad of ['', 'every day', '* * * *', '60 * * * *', '* 24 * * *', '* * * * * *']) {
+      expect(isCronExpression(bad), bad).toBe(false);
+    }
+  });
+});
