@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { type Env, publicUrlOf } from './env.js';
+import type { Clock } from './infrastructure.js';
+import { loggerOptions } from './logger.js';
 import { modules } from './modules/index.js';
 import authentication from './plugins/authentication.js';
-import cache from './plugins/cache.js';
-import database from './plugins/database.js';
-import errorHandler from './plugins/error-handler.js';
+import errorHandler, { handleClientError, handleError } from './plugins/error-handler.js';
 import health from './plugins/health.js';
+import httpEdge from './plugins/http-edge.js';
+import infrastructure from './plugins/infrastructure.js';
 import openapi from './plugins/openapi.js';
-import points from './plugins/points.js';
 import rateLimit from './plugins/rate-limit.js';
 
 declare module 'fastify' {
@@ -19,13 +21,8 @@ declare module 'fastify' {
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
-}
-
-function loggerFor(env: Env): FastifyServerOptions['logger'] {
-  return {
-    level: env.LOG_LEVEL,
-    redact: ['req.headers.authorization', 'req.headers.cookie'],
-  };
+  /** Where services read the time (tests set it). */
+  clock?: Clock;
 }
 
 /** A hop count means "trust that many proxies in front of us", as Fastify does for numbers. */
@@ -33,14 +30,33 @@ function trustProxyOption(setting: Env['TRUST_PROXY']) {
   return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 }
 
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A client's request id is echoed and logged only when it cannot forge or break a log line. */
+function requestIdOf(request: IncomingMessage): string {
+  const sent = request.headers['x-request-id'];
+  return typeof sent === 'string' && SAFE_REQUEST_ID.test(sent) ? sent : randomUUID();
+}
+
+const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+/** Above any id's length, so an over-long path parameter reaches validation instead of a framework 414. */
+const MAX_PARAM_LENGTH = 1000;
+
 /** Builds the api without listening: the server starts it, tests `inject` into it. */
 export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? loggerFor(env),
+    logger: options.logger ?? loggerOptions(env),
     trustProxy: trustProxyOption(env.TRUST_PROXY),
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
-    bodyLimit: 2 * 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    bodyLimit: BODY_LIMIT_BYTES,
+    maxParamLength: MAX_PARAM_LENGTH,
+    requestTimeout: env.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    connectionTimeout: env.HTTP_CONNECTION_TIMEOUT_MS,
+    return503OnClosing: true,
+    frameworkErrors: handleError,
+    clientErrorHandler: handleClientError,
   });
   app.decorate('env', env);
   app.addHook('onSend', async (request, reply) => {
@@ -48,13 +64,12 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   });
 
   await app.register(errorHandler);
-  await app.register(database, { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE });
-  await app.register(cache, { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX });
-  await app.register(authentication, { sessionTtlSeconds: env.SESSION_TTL_HOURS * 3600 });
+  await app.register(httpEdge, { env });
+  await app.register(infrastructure, { env, ...(options.clock ? { clock: options.clock } : {}) });
+  await app.register(authentication);
   await app.register(rateLimit);
-  await app.register(points);
   await app.register(health);
-  await app.register(openapi, { publicUrl: publicUrlOf(env) });
+  if (env.API_DOCS_ENABLED) await app.register(openapi, { publicUrl: publicUrlOf(env) });
   for (const module of modules) await app.register(module);
   return app;
 }

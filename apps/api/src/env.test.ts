@@ -1,22 +1,58 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidEnvironmentError, loadEnv } from './env.js';
 
+const DATABASE_URL = 'postgres://localhost/x';
+
+function issuesOf(source: Record<string, string>): string[] {
+  try {
+    loadEnv(source);
+  } catch (error) {
+    if (error instanceof InvalidEnvironmentError) return error.issues;
+    throw error;
+  }
+  return [];
+}
+
 describe('loadEnv', () => {
   it('fails fast with one message naming every bad variable', () => {
-    expect(() => loadEnv({ PORT: 'abc' })).toThrowError(InvalidEnvironmentError);
-    try {
-      loadEnv({ PORT: 'abc' });
-    } catch (error) {
-      expect((error as Error).message).toContain('DATABASE_URL');
-      expect((error as Error).message).toContain('PORT');
-    }
+    const issues = issuesOf({ PORT: 'abc', APP_TIMEZONE: 'Mars/Olympus', REDIS_URL: 'http://x' }).join('\n');
+    expect(issues).toMatch(/DATABASE_URL/);
+    expect(issues).toMatch(/PORT/);
+    expect(issues).toMatch(/APP_TIMEZONE: must be an IANA time zone/);
+    expect(issues).toMatch(/REDIS_URL: expected a redis:\/\//);
   });
 
   it('applies defaults and parses the trusted-proxy setting', () => {
-    const env = loadEnv({ DATABASE_URL: 'postgres://localhost/x', TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' });
+    const env = loadEnv({ DATABASE_URL, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' });
     expect(env.PORT).toBe(3000);
     expect(env.REDIS_URL).toBeUndefined();
+    expect(env.CORS_ORIGINS).toEqual([]);
     expect(env.TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1']);
-    expect(loadEnv({ DATABASE_URL: 'postgres://localhost/x', TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadEnv({ DATABASE_URL, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+  });
+
+  it('takes CORS origins as exact origins only', () => {
+    expect(
+      loadEnv({ DATABASE_URL, CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).CORS_ORIGINS,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(issuesOf({ DATABASE_URL, CORS_ORIGINS: 'https://app.example.com/path' })[0]).toMatch(/^CORS_ORIGINS: /);
+    expect(issuesOf({ DATABASE_URL, CORS_ORIGINS: '*' })[0]).toMatch(/^CORS_ORIGINS: /);
+  });
+
+  it('refuses a half-configured identity provider, naming each missing variable', () => {
+    expect(issuesOf({ DATABASE_URL, IDPONE_CLIENT_ID: 'client-one' })).toEqual([
+      expect.stringMatching(/^IDPONE_JWKS_URL: required because IDPONE_CLIENT_ID is set/),
+      expect.stringMatching(/^IDPONE_ISSUERS: required because IDPONE_CLIENT_ID is set/),
+    ]);
+    expect(issuesOf({ DATABASE_URL, IDPTWO_JWKS_URL: 'https://keys.example.com' })).toHaveLength(2);
+  });
+
+  it('reads secrets from NAME_FILE', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'nestegg-api-env-')), 'database-url');
+    writeFileSync(file, 'postgres://app:secret@db:5432/nestegg\n');
+    expect(loadEnv({ DATABASE_URL_FILE: file }).DATABASE_URL).toBe('postgres://app:secret@db:5432/nestegg');
   });
 });

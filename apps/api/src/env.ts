@@ -1,6 +1,20 @@
+import {
+  booleanFlag,
+  commaList,
+  databaseEnvShape,
+  type FeatureGroup,
+  httpUrl,
+  isGroupConfigured,
+  loadEnvironment,
+  loadEnvironmentOrExit,
+  port,
+  positiveInt,
+  processEnvShape,
+  redisUrl,
+  requireWholeGroups,
+  timeZone,
+} from '@nestegg/config';
 import { z } from 'zod';
-
-const _booleanFromString = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** `TRUST_PROXY`: `false` (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
 const trustProxy = z
@@ -15,81 +29,84 @@ const trustProxy = z
       .filter(Boolean);
   });
 
-const optionalUrl = z.string().url().optional();
+const isOrigin = (value: string) => {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) && url.origin === value;
+  } catch {
+    return false;
+  }
+};
 
-export const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+/** Browser origins allowed to call the api, e.g. `https://app.example.com,http://localhost:5173`. */
+const corsOrigins = commaList.refine(
+  (origins) => origins.every(isOrigin),
+  'expected comma-separated origins such as https://app.example.com (scheme, host and port; no path)',
+);
+
+const milliseconds = (fallback: number) => z.coerce.number().int().min(0).max(3_600_000).default(fallback);
+
+export const identityProviderGroups = {
+  IDPONE: { name: 'identity provider one', variables: ['IDPONE_CLIENT_ID', 'IDPONE_JWKS_URL', 'IDPONE_ISSUERS'] },
+  IDPTWO: { name: 'identity provider two', variables: ['IDPTWO_CLIENT_ID', 'IDPTWO_JWKS_URL', 'IDPTWO_ISSUER'] },
+} satisfies Record<string, FeatureGroup>;
+
+const shape = {
+  ...processEnvShape,
+  ...databaseEnvShape(10),
   HOST: z.string().default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  PUBLIC_URL: z.string().url().optional(),
+  PORT: port(3000),
+  PUBLIC_URL: httpUrl.optional(),
   TRUST_PROXY: trustProxy,
+  CORS_ORIGINS: corsOrigins,
 
-  DATABASE_URL: z.string().url(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-  REDIS_URL: optionalUrl,
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(72_000),
+  HTTP_CONNECTION_TIMEOUT_MS: milliseconds(120_000),
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: milliseconds(1000),
+  OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0.98),
+  OVERLOAD_MAX_HEAP_USED_BYTES: z.coerce.number().int().min(0).default(0),
+
+  REDIS_URL: redisUrl.optional(),
   REDIS_KEY_PREFIX: z.string().default('nestegg:'),
 
-  SESSION_TTL_HOURS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 30)
-    .default(24),
-
-  IDPONE_CLIENT_ID: z.string().default(''),
-  IDPONE_JWKS_URL: optionalUrl,
-  IDPONE_ISSUERS: z
-    .string()
-    .default('')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean),
-    ),
-  IDPTWO_CLIENT_ID: z.string().default(''),
-  IDPTWO_JWKS_URL: optionalUrl,
-  IDPTWO_ISSUER: z.string().default(''),
-
-  APP_TIMEZONE: z
-    .string()
-    .default('UTC')
-    .refine((zone) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: zone });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'must be an IANA time zone such as Asia/Seoul'),
+  SESSION_TTL_HOURS: positiveInt(24, 24 * 30),
+  APP_TIMEZONE: timeZone(),
   PROFILE_IMAGE_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
     .default(512 * 1024),
-});
+  API_DOCS_ENABLED: booleanFlag(true),
 
+  IDPONE_CLIENT_ID: z.string().optional(),
+  IDPONE_JWKS_URL: httpUrl.optional(),
+  IDPONE_ISSUERS: commaList,
+  IDPTWO_CLIENT_ID: z.string().optional(),
+  IDPTWO_JWKS_URL: httpUrl.optional(),
+  IDPTWO_ISSUER: z.string().optional(),
+};
+
+export const envSchema = z.object(shape).superRefine(requireWholeGroups(Object.values(identityProviderGroups)));
 export type Env = z.output<typeof envSchema>;
+export { InvalidEnvironmentError } from '@nestegg/config';
 
-export class InvalidEnvironmentError extends Error {
-  constructor(readonly issues: string[]) {
-    super(`Invalid environment:\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
-    this.name = 'InvalidEnvironmentError';
-  }
+const keys = Object.keys(shape);
+
+/** Parses the environment once; throws an `InvalidEnvironmentError` naming every bad variable. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  return loadEnvironment(envSchema, keys, source);
 }
 
-/** Parses the environment once; throws one error that lists every bad or missing variable. */
-export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    throw new InvalidEnvironmentError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
-    );
-  }
-  return parsed.data;
+/** For the entry point: prints every bad variable and exits. */
+export function loadEnvOrExit(): Env {
+  return loadEnvironmentOrExit('nestegg-api', envSchema, keys);
 }
 
 export function publicUrlOf(env: Env): string {
   return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+}
+
+export function isProviderConfigured(env: Env, provider: keyof typeof identityProviderGroups): boolean {
+  return isGroupConfigured(env, identityProviderGroups[provider]);
 }

@@ -1,20 +1,8 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
-import { InvalidEnvironmentError, loadEnv } from './env.js';
+import { loadEnvOrExit } from './env.js';
 
-function readEnv() {
-  try {
-    return loadEnv();
-  } catch (error) {
-    if (error instanceof InvalidEnvironmentError) {
-      console.error(`nestegg-api: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
-
-const env = readEnv();
+const env = loadEnvOrExit();
 const app = await buildApp(env);
 
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

@@ -67,7 +67,7 @@ describe('admin command line', () => {
 
   it('promote gives an existing account ADMIN; its live session becomes an admin session', async () => {
     const target = await createMemberWithSession(app.current);
-    await app.current.sessions.resolve(target.token); // cached in Redis as USER
+    await app.current.services.sessions.resolve(target.token); // cached in Redis as USER
 
     const run = await runCli(['promote', target.email.toUpperCase()], connection());
     expect(run.stderr).toBe('');
@@ -76,7 +76,7 @@ describe('admin command line', () => {
 
     const [row] = await app.current.db.select().from(member).where(eq(member.id, target.id));
     expect(row?.role).toBe('ADMIN');
-    expect((await app.current.sessions.resolve(target.token))?.role).toBe('ADMIN');
+    expect((await app.current.services.sessions.resolve(target.token))?.role).toBe('ADMIN');
     const response = await app.current.inject({ method: 'GET', url: '/api/admin/members', headers: target.headers });
     expect(response.statusCode).toBe(200);
   });

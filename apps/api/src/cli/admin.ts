@@ -14,13 +14,11 @@
  * configuration error.
  */
 import { DisplayNameSchema, EmailSchema, PasswordSchema } from '@nestegg/contract';
-import { createDb } from '@nestegg/db';
-import { Redis } from 'ioredis';
 import { destination, pino } from 'pino';
 import { InvalidEnvironmentError, loadEnv } from '../env.js';
+import { openInfrastructure } from '../infrastructure.js';
 import { AppError } from '../lib/errors.js';
-import { createAdmin, promoteToAdmin } from '../modules/admin/members.service.js';
-import { SessionStore } from '../modules/auth/session.store.js';
+import { createServices } from '../services.js';
 
 const USAGE = `Usage:
   admin promote <email>                 give an existing account the ADMIN role
@@ -126,53 +124,25 @@ function readEnvironment() {
   }
 }
 
-/** Redis when configured and reachable; without it the session backups still change (see the warning). */
-async function connectRedis(url: string | undefined, keyPrefix: string): Promise<Redis | null> {
-  if (!url) return null;
-  const redis = new Redis(url, {
-    keyPrefix,
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 5000,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return redis;
-  } catch (error) {
-    console.error(
-      `warning: Redis at REDIS_URL is not reachable (${(error as Error).message}); cached sessions keep their old role until they expire or the member logs in again.`,
-    );
-    redis.disconnect();
-    return null;
-  }
-}
-
 async function run(args: string[]): Promise<void> {
   const command = parseCommand(args);
   const env = readEnvironment();
   const password = command.name === 'create' ? await readPassword() : '';
-  const handle = createDb(env.DATABASE_URL, { max: 2, applicationName: 'nestegg-admin-cli', connectTimeout: 10 });
-  const redis = command.name === 'promote' ? await connectRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX) : null;
+  // The same services the api runs; Redis (when configured) drops cached copies of promoted sessions.
+  const { infrastructure, close } = await openInfrastructure(env, stderrLogger, {
+    applicationName: 'nestegg-admin-cli',
+    poolSize: 2,
+  });
+  const { members } = createServices(infrastructure);
   try {
     if (command.name === 'promote') {
-      const sessions = new SessionStore(handle.db, redis, {
-        ttlSeconds: env.SESSION_TTL_HOURS * 3600,
-        logger: stderrLogger,
-      });
-      const promoted = await promoteToAdmin({ db: handle.db, sessions }, command.email);
+      const promoted = await members.promoteToAdmin(command.email);
       console.log(`${promoted.email} (member ${promoted.id}) is now an ADMIN.`);
       if (promoted.status === 'SUSPENDED') {
         console.error('warning: this account is SUSPENDED and cannot log in until an admin reactivates it.');
       }
     } else {
-      const created = await createAdmin(handle.db, {
-        email: command.email,
-        displayName: command.displayName,
-        password,
-      });
+      const created = await members.createAdmin({ email: command.email, displayName: command.displayName, password });
       console.log(`Created ADMIN ${created.email} (member ${created.id}).`);
     }
   } catch (error) {
@@ -182,8 +152,7 @@ async function run(args: string[]): Promise<void> {
     }
     throw error;
   } finally {
-    await redis?.quit().catch(() => redis.disconnect());
-    await handle.close();
+    await close();
   }
 }
 

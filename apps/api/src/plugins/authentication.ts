@@ -3,22 +3,15 @@ import type { AppRoute } from '@ts-rest/core';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, PremiumRequiredError, UnauthenticatedError } from '../lib/errors.js';
-import { type ActiveSession, SessionStore } from '../modules/auth/session.store.js';
+import type { ActiveSession } from '../modules/auth/session.store.js';
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    sessions: SessionStore;
-  }
   interface FastifyRequest {
     /** The caller's session; null for anonymous callers and on public routes. */
     session: ActiveSession | null;
     /** The bearer token the session was resolved from (logout needs it). */
     sessionToken: string | null;
   }
-}
-
-export interface AuthenticationPluginOptions {
-  sessionTtlSeconds: number;
 }
 
 export function authLevelOf(request: FastifyRequest): AuthLevel {
@@ -47,12 +40,9 @@ export function enforceAuthLevel(level: AuthLevel, session: ActiveSession | null
   }
 }
 
-export default fp<AuthenticationPluginOptions>(
-  async (app, options) => {
-    app.decorate(
-      'sessions',
-      new SessionStore(app.db, app.redis, { ttlSeconds: options.sessionTtlSeconds, logger: app.log }),
-    );
+export default fp(
+  async (app) => {
+    const { sessions } = app.services;
     app.decorateRequest('session', null);
     app.decorateRequest('sessionToken', null);
 
@@ -61,11 +51,11 @@ export default fp<AuthenticationPluginOptions>(
       if (level === 'public') return;
       const token = bearerToken(request);
       if (token) {
-        request.session = await app.sessions.resolve(token);
+        request.session = await sessions.resolve(token);
         request.sessionToken = request.session ? token : null;
       }
       enforceAuthLevel(level, request.session);
     });
   },
-  { name: 'authentication', dependencies: ['database', 'cache'] },
+  { name: 'authentication', dependencies: ['infrastructure'] },
 );

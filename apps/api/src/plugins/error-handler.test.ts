@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { initContract } from '@ts-rest/core';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { registerContractRouter } from '../lib/contract-router.js';
@@ -35,6 +36,12 @@ describe('error handler', () => {
       });
       scope.get('/api/probe/crash', async () => {
         throw new Error('secret connection string postgres://user:pw@db');
+      });
+      scope.get('/api/probe/nul', async () => {
+        await scope.db.execute(sql`select ${'a\u0000b'}::text`);
+      });
+      scope.get('/api/probe/failing-query', async () => {
+        await scope.db.execute(sql`select * from no_such_table where email = ${'leak@example.com'}`);
       });
       scope.get('/api/probe/conflict', async () => {
         throw new ConflictError('NAME_TAKEN', 'That name is taken.');
@@ -101,5 +108,20 @@ describe('error handler', () => {
       headers: { 'x-request-id': 'abc-123' },
     });
     expect(response.headers['x-request-id']).toBe('abc-123');
+  });
+
+  it('answers a value the database refuses (NUL in text) with 400, not 500', async () => {
+    const response = await app.current.inject({ method: 'GET', url: '/api/probe/nul' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it('logs a failed query with its statement and SQLSTATE but never its parameters', async () => {
+    const response = await app.current.inject({ method: 'GET', url: '/api/probe/failing-query' });
+    expect(response.statusCode).toBe(500);
+    const logged = logLines.find((line) => line.path === '/api/probe/failing-query');
+    expect(logged).toBeDefined();
+    expect(JSON.stringify(logged)).not.toContain('leak@example.com');
+    expect(logged).toMatchObject({ err: { sqlState: '42P01' } });
   });
 });

@@ -24,10 +24,16 @@ async function check(probe: () => Promise<unknown>): Promise<'ok' | string> {
 
 const isHealthy = (state: string) => state === 'ok' || state === 'not configured';
 
-/** `/healthz`: the process is alive. `/readyz`: the database (and Redis, when configured) answer. */
+/** Liveness must answer even while the instance sheds load, or the orchestrator would restart it. */
+const neverShed = { pressureHandler: () => undefined };
+
+/**
+ * `/healthz`: the process is alive. `/readyz`: the database (and Redis, when configured) answer; a 503
+ * names what failed and nothing more (the reasons go to the log).
+ */
 export default fp(
   async (app) => {
-    app.get('/healthz', async () => ({ status: 'ok' }));
+    app.get('/healthz', { config: neverShed }, async () => ({ status: 'ok' }));
     app.get('/readyz', async (request, reply) => {
       const checks = {
         database: await check(() => app.sql`select 1`),
@@ -35,15 +41,15 @@ export default fp(
       };
       if (isHealthy(checks.database) && isHealthy(checks.cache)) return { status: 'ready', checks };
       request.log.warn({ checks }, 'not ready');
+      const failed = Object.entries(checks)
+        .filter(([, state]) => !isHealthy(state))
+        .map(([name]) => name);
       return sendProblem(request, reply, {
         status: 503,
         code: 'NOT_READY',
-        detail: `Not ready: ${Object.entries(checks)
-          .filter(([, state]) => !isHealthy(state))
-          .map(([name, state]) => `${name} (${state})`)
-          .join(', ')}`,
+        detail: `Not ready: ${failed.join(', ')}.`,
       });
     });
   },
-  { name: 'health', dependencies: ['database', 'cache'] },
+  { name: 'health', dependencies: ['infrastructure'] },
 );

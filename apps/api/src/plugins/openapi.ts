@@ -12,7 +12,13 @@ export default fp<OpenApiPluginOptions>(
   async (app, options) => {
     const document = buildOpenApiDocument({ serverUrl: options.publicUrl });
     await app.register(swagger, { mode: 'static', specification: { document: document as never } });
-    await app.register(swaggerUi, { routePrefix: '/api/docs' });
+    // The docs page gets the script and style hashes it needs (the api's own CSP allows nothing);
+    // without forcing https, so a plain-http local run still loads it.
+    await app.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: true,
+      transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+    });
     app.get('/api/openapi.json', async () => document);
   },
   { name: 'openapi' },

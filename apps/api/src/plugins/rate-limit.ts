@@ -15,5 +15,5 @@ export default fp(
       errorResponseBuilder: (_request, context) => new RateLimitedError(context.ttl / 1000),
     });
   },
-  { name: 'rate-limit', dependencies: ['cache'] },
+  { name: 'rate-limit', dependencies: ['infrastructure'] },
 );

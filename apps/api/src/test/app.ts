@@ -56,7 +56,7 @@ export async function createMemberWithSession(
       plan: options.plan ?? 'FREE',
     })
     .returning();
-  const { token } = await app.sessions.create(
+  const { token } = await app.services.sessions.create(
     { memberId: created!.id, displayName: created!.displayName, plan: created!.plan, role: created!.role },
     false,
   );

@@ -58,7 +58,7 @@ async function mapWriteErrors<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /** All default categories: top level first, then by parent, type and order. */
-export async function listDefaultCategories(db: DbOrTx): Promise<Row[]> {
+async function listDefaultCategories(db: DbOrTx): Promise<Row[]> {
   return db
     .select(columns)
     .from(defaultCategory)
@@ -86,7 +86,7 @@ async function lockParent(tx: DbOrTx, parentId: number, type: CategoryType): Pro
 }
 
 /** Creates a category, last among its siblings. */
-export async function createDefaultCategory(db: Database, input: CreateDefaultCategoryRequest): Promise<Row> {
+async function createDefaultCategory(db: Database, input: CreateDefaultCategoryRequest): Promise<Row> {
   const parentId = input.parentId ?? null;
   return mapWriteErrors(() =>
     db.transaction(async (tx) => {
@@ -105,11 +105,7 @@ export async function createDefaultCategory(db: Database, input: CreateDefaultCa
  * under that top-level category; absent → where it is). A top-level category with children cannot become
  * a sub-category; when its type changes, its children follow. A moved category goes last in its new place.
  */
-export async function updateDefaultCategory(
-  db: Database,
-  id: number,
-  input: UpdateDefaultCategoryRequest,
-): Promise<Row> {
+async function updateDefaultCategory(db: Database, id: number, input: UpdateDefaultCategoryRequest): Promise<Row> {
   return mapWriteErrors(() =>
     db.transaction(async (tx) => {
       const targetParentId = input.parentId;
@@ -170,7 +166,7 @@ async function childCount(tx: DbOrTx, id: number): Promise<number> {
  * Deletes a category. One statement: the self-reference (NO ACTION) refuses a parent that still has
  * children, also against a child added concurrently.
  */
-export async function deleteDefaultCategory(db: DbOrTx, id: number): Promise<void> {
+async function deleteDefaultCategory(db: DbOrTx, id: number): Promise<void> {
   let deleted: { id: number }[];
   try {
     deleted = await db.delete(defaultCategory).where(eq(defaultCategory.id, id)).returning({ id: defaultCategory.id });
@@ -185,7 +181,7 @@ export async function deleteDefaultCategory(db: DbOrTx, id: number): Promise<voi
  * Sets the order of one group of siblings: `ids` must be exactly the categories of one `(type, parent)`,
  * each once. Sort orders become 0..n-1 in one statement.
  */
-export async function reorderDefaultCategories(db: Database, ids: number[]): Promise<void> {
+async function reorderDefaultCategories(db: Database, ids: number[]): Promise<void> {
   await db.transaction(async (tx) => {
     const rows = await tx
       .select({ id: defaultCategory.id, type: defaultCategory.type, parentId: defaultCategory.parentId })
@@ -215,4 +211,29 @@ export async function reorderDefaultCategories(db: Database, ids: number[]): Pro
       from unnest(${idArray}) with ordinality as o(id, ord)
       where ${defaultCategory.id} = o.id`);
   });
+}
+
+/** The admin area's default categories (the ones members import), over explicit dependencies. */
+export class DefaultCategoryService {
+  constructor(private readonly deps: { db: Database }) {}
+
+  list(): Promise<Row[]> {
+    return listDefaultCategories(this.deps.db);
+  }
+
+  create(input: CreateDefaultCategoryRequest): Promise<Row> {
+    return createDefaultCategory(this.deps.db, input);
+  }
+
+  update(id: number, changes: UpdateDefaultCategoryRequest): Promise<Row> {
+    return updateDefaultCategory(this.deps.db, id, changes);
+  }
+
+  delete(id: number): Promise<void> {
+    return deleteDefaultCategory(this.deps.db, id);
+  }
+
+  reorder(ids: number[]): Promise<void> {
+    return reorderDefaultCategories(this.deps.db, ids);
+  }
 }

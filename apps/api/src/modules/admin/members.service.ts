@@ -1,18 +1,18 @@
 import type { AdminMember, AdminMemberListQuery, Page } from '@nestegg/contract';
 import { type Database, type DbOrTx, type MemberPlan, type MemberRole, type MemberStatus, member } from '@nestegg/db';
 import { count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
-import { deleteMemberCompletely } from '../auth/account-deletion.js';
+import type { AccountDeletion } from '../auth/account-deletion.js';
 import { type MemberSummaryRow, toAdminMember } from '../auth/member.view.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { SessionStore } from '../auth/session.store.js';
 
-/** What the member operations need from the app: the database and the session store. */
+/** What the member operations need: the database, the session store, and the one deletion path. */
 export interface MembersDeps {
   db: Database;
   sessions: SessionStore;
+  accountDeletion: AccountDeletion;
 }
 
 /** The columns an admin sees: everything of the member response except the (large) profile image. */
@@ -37,29 +37,6 @@ export function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/**
- * One page of members, newest first; `q` matches e-mail or display name case-insensitively.
- * Two queries: the page and the count.
- */
-export async function listMembers(db: DbOrTx, query: AdminMemberListQuery): Promise<Page<AdminMember>> {
-  const { page, size } = query;
-  const q = query.q?.trim();
-  const where: SQL | undefined = q
-    ? or(ilike(member.email, likeContains(q)), ilike(member.displayName, likeContains(q)))
-    : undefined;
-  const [rows, [counted]] = await Promise.all([
-    db
-      .select(adminMemberColumns)
-      .from(member)
-      .where(where)
-      .orderBy(desc(member.id))
-      .limit(size)
-      .offset((page - 1) * size),
-    db.select({ total: count() }).from(member).where(where),
-  ]);
-  return { items: rows.map(toAdminMember), page, size, total: counted?.total ?? 0 };
-}
-
 /** Member admin rule: an admin cannot change or delete their own account through these operations. */
 function refuseSelf(actorId: number, memberId: number): void {
   if (actorId === memberId) {
@@ -78,7 +55,10 @@ interface MemberChange {
  * touched sessions: dropping them before the commit would let a concurrent request cache the old values
  * again from the not yet committed backup.
  */
-async function changeMember(deps: MembersDeps, change: (tx: DbOrTx) => Promise<MemberChange>): Promise<AdminMember> {
+async function changeMember(
+  deps: Pick<MembersDeps, 'db' | 'sessions'>,
+  change: (tx: DbOrTx) => Promise<MemberChange>,
+): Promise<AdminMember> {
   const { row, tokenHashes } = await deps.db.transaction(async (tx) => {
     const changed = await change(tx);
     if (!changed.row) throw new NotFoundError('member');
@@ -88,95 +68,123 @@ async function changeMember(deps: MembersDeps, change: (tx: DbOrTx) => Promise<M
   return toAdminMember(row!);
 }
 
-/**
- * Sets a plan permanently: no expiry, subscription info cleared. The member's live sessions see the
- * new plan at once.
- */
-export function setMemberPlan(deps: MembersDeps, actorId: number, memberId: number, plan: MemberPlan) {
-  refuseSelf(actorId, memberId);
-  return changeMember(deps, async (tx) => {
-    const [row] = await tx
-      .update(member)
-      .set({ plan, planExpiresAt: null, planProduct: null, planAutoRenew: false })
-      .where(eq(member.id, memberId))
-      .returning(adminMemberColumns);
-    return { row, tokenHashes: row ? await deps.sessions.updateMember(memberId, { plan }, tx) : [] };
-  });
-}
+/** Member administration: the list, plan, role, status and delete of the admin area, and the first admin. */
+export class MemberAdministration {
+  constructor(private readonly deps: MembersDeps) {}
 
-/** Changes the role; the member's live sessions carry the new role at once. */
-export function setMemberRole(deps: MembersDeps, actorId: number, memberId: number, role: MemberRole) {
-  refuseSelf(actorId, memberId);
-  return changeMember(deps, async (tx) => {
-    const [row] = await tx.update(member).set({ role }).where(eq(member.id, memberId)).returning(adminMemberColumns);
-    return { row, tokenHashes: row ? await deps.sessions.updateMember(memberId, { role }, tx) : [] };
-  });
-}
+  /**
+   * One page of members, newest first; `q` matches e-mail or display name case-insensitively.
+   * Two queries: the page and the count.
+   */
+  async list(query: AdminMemberListQuery): Promise<Page<AdminMember>> {
+    const { page, size } = query;
+    const q = query.q?.trim();
+    const where: SQL | undefined = q
+      ? or(ilike(member.email, likeContains(q)), ilike(member.displayName, likeContains(q)))
+      : undefined;
+    const [rows, [counted]] = await Promise.all([
+      this.deps.db
+        .select(adminMemberColumns)
+        .from(member)
+        .where(where)
+        .orderBy(desc(member.id))
+        .limit(size)
+        .offset((page - 1) * size),
+      this.deps.db.select({ total: count() }).from(member).where(where),
+    ]);
+    return { items: rows.map(toAdminMember), page, size, total: counted?.total ?? 0 };
+  }
 
-/** Suspends (revoking every session; the data stays) or reactivates a member. */
-export function setMemberStatus(deps: MembersDeps, actorId: number, memberId: number, status: MemberStatus) {
-  refuseSelf(actorId, memberId);
-  return changeMember(deps, async (tx) => {
-    const [row] = await tx.update(member).set({ status }).where(eq(member.id, memberId)).returning(adminMemberColumns);
-    const revoke = row !== undefined && status === 'SUSPENDED';
-    return { row, tokenHashes: revoke ? await deps.sessions.destroyAllOf(memberId, { tx }) : [] };
-  });
-}
+  /**
+   * Sets a plan permanently: no expiry, subscription info cleared. The member's live sessions see the
+   * new plan at once.
+   */
+  setPlan(actorId: number, memberId: number, plan: MemberPlan): Promise<AdminMember> {
+    refuseSelf(actorId, memberId);
+    return changeMember(this.deps, async (tx) => {
+      const [row] = await tx
+        .update(member)
+        .set({ plan, planExpiresAt: null, planProduct: null, planAutoRenew: false })
+        .where(eq(member.id, memberId))
+        .returning(adminMemberColumns);
+      return { row, tokenHashes: row ? await this.deps.sessions.updateMember(memberId, { plan }, tx) : [] };
+    });
+  }
 
-/** Deletes a member and all of their data (the same path as withdrawal). */
-export async function deleteMember(app: FastifyInstance, actorId: number, memberId: number): Promise<void> {
-  refuseSelf(actorId, memberId);
-  await deleteMemberCompletely(app, memberId);
-}
+  /** Changes the role; the member's live sessions carry the new role at once. */
+  setRole(actorId: number, memberId: number, role: MemberRole): Promise<AdminMember> {
+    refuseSelf(actorId, memberId);
+    return changeMember(this.deps, async (tx) => {
+      const [row] = await tx.update(member).set({ role }).where(eq(member.id, memberId)).returning(adminMemberColumns);
+      return { row, tokenHashes: row ? await this.deps.sessions.updateMember(memberId, { role }, tx) : [] };
+    });
+  }
 
-// ---------------------------------------------------------------------------
-// First admin (command line only)
-// ---------------------------------------------------------------------------
+  /** Suspends (revoking every session; the data stays) or reactivates a member. */
+  setStatus(actorId: number, memberId: number, status: MemberStatus): Promise<AdminMember> {
+    refuseSelf(actorId, memberId);
+    return changeMember(this.deps, async (tx) => {
+      const [row] = await tx
+        .update(member)
+        .set({ status })
+        .where(eq(member.id, memberId))
+        .returning(adminMemberColumns);
+      const revoke = row !== undefined && status === 'SUSPENDED';
+      return { row, tokenHashes: revoke ? await this.deps.sessions.destroyAllOf(memberId, { tx }) : [] };
+    });
+  }
 
-/**
- * Gives the account with this e-mail the ADMIN role; its live sessions become admin sessions at once.
- * Throws `NotFoundError` when no account has that e-mail.
- */
-export function promoteToAdmin(deps: MembersDeps, email: string): Promise<AdminMember> {
-  return changeMember(deps, async (tx) => {
-    const [row] = await tx
-      .update(member)
-      .set({ role: 'ADMIN' })
-      .where(sql`lower(${member.email}) = ${email.trim().toLowerCase()}`)
-      .returning(adminMemberColumns);
-    return { row, tokenHashes: row ? await deps.sessions.updateMember(row.id, { role: 'ADMIN' }, tx) : [] };
-  });
+  /** Deletes a member and all of their data (the same path as withdrawal). */
+  async delete(actorId: number, memberId: number): Promise<void> {
+    refuseSelf(actorId, memberId);
+    await this.deps.accountDeletion.deleteMemberCompletely(memberId);
+  }
+
+  /**
+   * First admin (command line only): gives the account with this e-mail the ADMIN role; its live
+   * sessions become admin sessions at once. Throws `NotFoundError` when no account has that e-mail.
+   */
+  promoteToAdmin(email: string): Promise<AdminMember> {
+    return changeMember(this.deps, async (tx) => {
+      const [row] = await tx
+        .update(member)
+        .set({ role: 'ADMIN' })
+        .where(sql`lower(${member.email}) = ${email.trim().toLowerCase()}`)
+        .returning(adminMemberColumns);
+      return { row, tokenHashes: row ? await this.deps.sessions.updateMember(row.id, { role: 'ADMIN' }, tx) : [] };
+    });
+  }
+
+  /**
+   * Creates a LOCAL account with the ADMIN role (e-mail treated as verified: the operator typed it).
+   * Throws `ConflictError('EMAIL_TAKEN')` when an account already uses the e-mail: promote it instead.
+   */
+  async createAdmin(input: NewAdmin): Promise<AdminMember> {
+    const passwordHash = await hashPassword(input.password);
+    try {
+      const [row] = await this.deps.db
+        .insert(member)
+        .values({
+          email: input.email.trim().toLowerCase(),
+          emailVerified: true,
+          passwordHash,
+          displayName: input.displayName.trim(),
+          role: 'ADMIN',
+          provider: 'LOCAL',
+        })
+        .returning(adminMemberColumns);
+      return toAdminMember(row!);
+    } catch (error) {
+      if (pgErrorCode(error) === UNIQUE_VIOLATION) {
+        throw new ConflictError('EMAIL_TAKEN', 'An account already uses this e-mail; promote it instead.');
+      }
+      throw error;
+    }
+  }
 }
 
 export interface NewAdmin {
   email: string;
   displayName: string;
   password: string;
-}
-
-/**
- * Creates a LOCAL account with the ADMIN role (e-mail treated as verified: the operator typed it).
- * Throws `ConflictError('EMAIL_TAKEN')` when an account already uses the e-mail: promote it instead.
- */
-export async function createAdmin(db: DbOrTx, input: NewAdmin): Promise<AdminMember> {
-  const passwordHash = await hashPassword(input.password);
-  try {
-    const [row] = await db
-      .insert(member)
-      .values({
-        email: input.email.trim().toLowerCase(),
-        emailVerified: true,
-        passwordHash,
-        displayName: input.displayName.trim(),
-        role: 'ADMIN',
-        provider: 'LOCAL',
-      })
-      .returning(adminMemberColumns);
-    return toAdminMember(row!);
-  } catch (error) {
-    if (pgErrorCode(error) === UNIQUE_VIOLATION) {
-      throw new ConflictError('EMAIL_TAKEN', 'An account already uses this e-mail; promote it instead.');
-    }
-    throw error;
-  }
 }

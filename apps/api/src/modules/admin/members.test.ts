@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemberWithSession, type TestMember, useTestApp } from '../../test/app.js';
 import { checkPassword, hashPassword } from '../auth/passwords.js';
 import { hashToken } from '../auth/session.store.js';
-import { createAdmin, likeContains, promoteToAdmin } from './members.service.js';
+import { likeContains } from './members.service.js';
 
 const app = useTestApp();
 
@@ -190,7 +190,7 @@ describe('GET /api/admin/members', () => {
 describe('PUT /api/admin/members/:id/plan', () => {
   it('sets the plan permanently, clears subscription info, and live sessions see it at once', async () => {
     const target = await createMemberWithSession(app.current, { plan: 'FREE' });
-    const second = await app.current.sessions.create(
+    const second = await app.current.services.sessions.create(
       { memberId: target.id, displayName: 'x', plan: 'FREE', role: 'USER' },
       true,
     );
@@ -199,7 +199,7 @@ describe('PUT /api/admin/members/:id/plan', () => {
       .set({ planExpiresAt: new Date(Date.now() - 1000), planProduct: 'monthly', planAutoRenew: true })
       .where(eq(member.id, target.id));
     // The session is cached in Redis with the old plan.
-    expect((await app.current.sessions.resolve(target.token))?.plan).toBe('FREE');
+    expect((await app.current.services.sessions.resolve(target.token))?.plan).toBe('FREE');
     expect((await cachedSession(target.token))?.plan).toBe('FREE');
 
     const response = await put(`/api/admin/members/${target.id}/plan`, { plan: 'PREMIUM' });
@@ -219,8 +219,8 @@ describe('PUT /api/admin/members/:id/plan', () => {
       planAutoRenew: false,
     });
 
-    expect((await app.current.sessions.resolve(target.token))?.plan).toBe('PREMIUM');
-    expect((await app.current.sessions.resolve(second.token))?.plan).toBe('PREMIUM');
+    expect((await app.current.services.sessions.resolve(target.token))?.plan).toBe('PREMIUM');
+    expect((await app.current.services.sessions.resolve(second.token))?.plan).toBe('PREMIUM');
     expect((await cachedSession(target.token))?.plan).toBe('PREMIUM');
     expect((await sessionRows(target.id)).map((row) => row.plan)).toEqual(['PREMIUM', 'PREMIUM']);
   });
@@ -231,7 +231,7 @@ describe('PUT /api/admin/members/:id/plan', () => {
       .update(member)
       .set({ planExpiresAt: new Date(Date.now() + 86_400_000), planProduct: 'yearly', planAutoRenew: true })
       .where(eq(member.id, target.id));
-    await app.current.sessions.resolve(target.token);
+    await app.current.services.sessions.resolve(target.token);
 
     const response = await put(`/api/admin/members/${target.id}/plan`, { plan: 'FREE' });
     expect(response.statusCode).toBe(200);
@@ -241,7 +241,7 @@ describe('PUT /api/admin/members/:id/plan', () => {
       planProduct: null,
       planAutoRenew: false,
     });
-    expect((await app.current.sessions.resolve(target.token))?.plan).toBe('FREE');
+    expect((await app.current.services.sessions.resolve(target.token))?.plan).toBe('FREE');
   });
 
   it('rejects an unknown plan, a bad id and a missing body with 400', async () => {
@@ -269,7 +269,7 @@ describe('PUT /api/admin/members/:id/role', () => {
     const promoted = await put(`/api/admin/members/${target.id}/role`, { role: 'ADMIN' });
     expect(promoted.statusCode).toBe(200);
     expect(promoted.json()).toMatchObject({ id: target.id, role: 'ADMIN' });
-    expect((await app.current.sessions.resolve(target.token))?.role).toBe('ADMIN');
+    expect((await app.current.services.sessions.resolve(target.token))?.role).toBe('ADMIN');
     expect((await listAs()).statusCode).toBe(200);
 
     const demoted = await put(`/api/admin/members/${target.id}/role`, { role: 'USER' });
@@ -288,20 +288,20 @@ describe('PUT /api/admin/members/:id/role', () => {
 describe('PUT /api/admin/members/:id/status', () => {
   it('suspending revokes every session and keeps the data; reactivating lets the member back', async () => {
     const target = await createMemberWithSession(app.current);
-    const second = await app.current.sessions.create(
+    const second = await app.current.services.sessions.create(
       { memberId: target.id, displayName: 'x', plan: 'FREE', role: 'USER' },
       false,
     );
     await app.current.db.insert(pointHistory).values({ memberId: target.id, amount: 10, reason: 'POST' });
     await app.current.db.insert(category).values({ memberId: target.id, name: 'Food', type: 'EXPENSE' });
-    expect(await app.current.sessions.resolve(target.token)).not.toBeNull();
+    expect(await app.current.services.sessions.resolve(target.token)).not.toBeNull();
 
     const response = await put(`/api/admin/members/${target.id}/status`, { status: 'SUSPENDED' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ id: target.id, status: 'SUSPENDED' });
 
-    expect(await app.current.sessions.resolve(target.token)).toBeNull();
-    expect(await app.current.sessions.resolve(second.token)).toBeNull();
+    expect(await app.current.services.sessions.resolve(target.token)).toBeNull();
+    expect(await app.current.services.sessions.resolve(second.token)).toBeNull();
     expect(await cachedSession(target.token)).toBeNull();
     expect(await sessionRows(target.id)).toEqual([]);
     const revoked = await app.current.inject({
@@ -357,7 +357,7 @@ describe('DELETE /api/admin/members/:id', () => {
     const target = await createMemberWithSession(app.current);
     await app.current.db.insert(pointHistory).values({ memberId: target.id, amount: 10, reason: 'POST' });
     await app.current.db.insert(category).values({ memberId: target.id, name: 'Food', type: 'EXPENSE' });
-    await app.current.sessions.resolve(target.token);
+    await app.current.services.sessions.resolve(target.token);
 
     const response = await app.current.inject({
       method: 'DELETE',
@@ -368,7 +368,7 @@ describe('DELETE /api/admin/members/:id', () => {
     expect(response.body).toBe('');
     expect(await memberRow(target.id)).toBeUndefined();
     expect(await app.current.db.select().from(category).where(eq(category.memberId, target.id))).toEqual([]);
-    expect(await app.current.sessions.resolve(target.token)).toBeNull();
+    expect(await app.current.services.sessions.resolve(target.token)).toBeNull();
 
     const again = await app.current.inject({
       method: 'DELETE',
@@ -409,14 +409,14 @@ describe('unknown members and the admin themselves', () => {
       expect(response.json().code).toBe('CANNOT_MODIFY_SELF');
     }
     expect(await memberRow(self.id)).toMatchObject({ plan: 'FREE', role: 'ADMIN', status: 'ACTIVE' });
-    expect((await app.current.sessions.resolve(self.token))?.role).toBe('ADMIN');
+    expect((await app.current.services.sessions.resolve(self.token))?.role).toBe('ADMIN');
   });
 
   it('lets one admin act on another admin', async () => {
     const other = await createMemberWithSession(app.current, { role: 'ADMIN' });
     const response = await put(`/api/admin/members/${other.id}/role`, { role: 'USER' });
     expect(response.statusCode).toBe(200);
-    expect((await app.current.sessions.resolve(other.token))?.role).toBe('USER');
+    expect((await app.current.services.sessions.resolve(other.token))?.role).toBe('USER');
   });
 });
 
@@ -425,16 +425,16 @@ describe('first admin (command-line services)', () => {
     const target = await createMemberWithSession(app.current);
     expect((await cachedSession(target.token))?.role).toBe('USER');
 
-    const promoted = await promoteToAdmin(app.current, `  ${target.email.toUpperCase()} `);
+    const promoted = await app.current.services.members.promoteToAdmin(`  ${target.email.toUpperCase()} `);
     expect(promoted).toMatchObject({ id: target.id, role: 'ADMIN' });
     expect((await memberRow(target.id))?.role).toBe('ADMIN');
-    expect((await app.current.sessions.resolve(target.token))?.role).toBe('ADMIN');
+    expect((await app.current.services.sessions.resolve(target.token))?.role).toBe('ADMIN');
     const response = await app.current.inject({ method: 'GET', url: '/api/admin/members', headers: target.headers });
     expect(response.statusCode).toBe(200);
   });
 
   it('promoteToAdmin throws NOT_FOUND for an unknown e-mail', async () => {
-    await expect(promoteToAdmin(app.current, 'nobody@nestegg.test')).rejects.toMatchObject({
+    await expect(app.current.services.members.promoteToAdmin('nobody@nestegg.test')).rejects.toMatchObject({
       status: 404,
       code: 'NOT_FOUND',
     });
@@ -442,7 +442,11 @@ describe('first admin (command-line services)', () => {
 
   it('createAdmin creates a LOCAL admin with an argon2id password and refuses a taken e-mail', async () => {
     const email = `Root-${randomBytes(3).toString('hex')}@Nestegg.test`;
-    const created = await createAdmin(app.current.db, { email, displayName: ' Root ', password: 'correct horse' });
+    const created = await app.current.services.members.createAdmin({
+      email,
+      displayName: ' Root ',
+      password: 'correct horse',
+    });
     expect(created).toMatchObject({
       email: email.toLowerCase(),
       displayName: 'Root',
@@ -455,7 +459,11 @@ describe('first admin (command-line services)', () => {
     expect((await checkPassword('correct horse', row!.passwordHash!)).ok).toBe(true);
 
     await expect(
-      createAdmin(app.current.db, { email: email.toUpperCase(), displayName: 'Again', password: 'correct horse' }),
+      app.current.services.members.createAdmin({
+        email: email.toUpperCase(),
+        displayName: 'Again',
+        password: 'correct horse',
+      }),
     ).rejects.toMatchObject({ status: 409, code: 'EMAIL_TAKEN' });
   });
 });

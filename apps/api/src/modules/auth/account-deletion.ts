@@ -9,6 +9,7 @@ import {
   category,
   comment,
   commentVote,
+  type Database,
   type DbOrTx,
   iapPurchase,
   investmentHolding,
@@ -24,30 +25,34 @@ import {
   tag,
 } from '@nestegg/db';
 import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../lib/errors.js';
+import type { SessionStore } from './session.store.js';
 
 /**
  * Deletes a member and everything of theirs, in the spec's order (board data, ledger data, points,
  * purchase records, sessions, the member), in one transaction; then drops their cached sessions.
  * Used by withdrawal and by the admin's member delete.
  */
-export async function deleteMemberCompletely(app: FastifyInstance, memberId: number): Promise<void> {
-  const tokenHashes = await app.db.transaction(async (tx) => {
-    const [found] = await tx.select({ id: member.id }).from(member).where(eq(member.id, memberId)).for('update');
-    if (!found) throw new NotFoundError('member');
-    await deleteBoardData(tx, memberId);
-    await deleteLedgerData(tx, memberId);
-    await tx.delete(pointHistory).where(eq(pointHistory.memberId, memberId));
-    await tx.delete(iapPurchase).where(eq(iapPurchase.memberId, memberId));
-    const sessions = await tx
-      .delete(authSession)
-      .where(eq(authSession.memberId, memberId))
-      .returning({ tokenHash: authSession.tokenHash });
-    await tx.delete(member).where(eq(member.id, memberId));
-    return sessions.map((session) => session.tokenHash);
-  });
-  await app.sessions.forgetCached(tokenHashes);
+export class AccountDeletion {
+  constructor(private readonly deps: { db: Database; sessions: SessionStore }) {}
+
+  async deleteMemberCompletely(memberId: number): Promise<void> {
+    const tokenHashes = await this.deps.db.transaction(async (tx) => {
+      const [found] = await tx.select({ id: member.id }).from(member).where(eq(member.id, memberId)).for('update');
+      if (!found) throw new NotFoundError('member');
+      await deleteBoardData(tx, memberId);
+      await deleteLedgerData(tx, memberId);
+      await tx.delete(pointHistory).where(eq(pointHistory.memberId, memberId));
+      await tx.delete(iapPurchase).where(eq(iapPurchase.memberId, memberId));
+      const sessions = await tx
+        .delete(authSession)
+        .where(eq(authSession.memberId, memberId))
+        .returning({ tokenHash: authSession.tokenHash });
+      await tx.delete(member).where(eq(member.id, memberId));
+      return sessions.map((session) => session.tokenHash);
+    });
+    await this.deps.sessions.forgetCached(tokenHashes);
+  }
 }
 
 async function deleteBoardData(tx: Transaction, memberId: number): Promise<void> {

@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionOf } from '../../lib/session.js';
-import { isSignupEnabled } from '../settings/app-settings.js';
-import { CredentialsService } from './credentials.service.js';
 import type { AuthHandlers } from './handlers.js';
 
 const SIGNUPS_PER_HOUR_PER_IP = 5;
@@ -9,7 +7,7 @@ const SIGNUPS_PER_HOUR_PER_IP = 5;
 export function credentialsHandlers(
   app: FastifyInstance,
 ): AuthHandlers<'signup' | 'login' | 'logout' | 'changePassword' | 'verifyPassword' | 'signupEnabled'> {
-  const credentials = new CredentialsService(app);
+  const { credentials, sessions, settings } = app.services;
   return {
     signup: {
       // Every attempt counts, honeypot ones included; the IP comes from the trusted-proxy setting.
@@ -24,7 +22,7 @@ export function credentialsHandlers(
     },
     login: async ({ body, request }) => ({ status: 200, body: await credentials.login(body, request.ip) }),
     logout: async ({ request }) => {
-      if (request.sessionToken) await app.sessions.destroy(request.sessionToken);
+      if (request.sessionToken) await sessions.destroy(request.sessionToken);
       return { status: 204, body: undefined };
     },
     changePassword: async ({ body, request }) => {
@@ -36,6 +34,6 @@ export function credentialsHandlers(
       await credentials.verifyPassword(sessionOf(request).memberId, body.password);
       return { status: 200, body: { verified: true } };
     },
-    signupEnabled: async () => ({ status: 200, body: { enabled: await isSignupEnabled(app.db) } }),
+    signupEnabled: async () => ({ status: 200, body: { enabled: await settings.isSignupEnabled() } }),
   };
 }

@@ -1,36 +1,46 @@
 import type { LoginRequest, SignupRequest } from '@nestegg/contract';
-import { type Member, member } from '@nestegg/db';
+import { type Database, type Member, member } from '@nestegg/db';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import type { CounterStore } from '../../lib/counter-store.js';
 import { BadRequestError, ConflictError, ForbiddenError, UnauthenticatedError } from '../../lib/errors.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
-import { isSignupEnabled } from '../settings/app-settings.js';
+import type { AppSettings } from '../settings/app-settings.js';
 import { FailureLimiter, LOGIN_FAILURES, PASSWORD_GATE_FAILURES } from './failure-limiter.js';
 import { burnPasswordCheck, checkPassword, hashPassword } from './passwords.js';
 import { openSession } from './session.issue.js';
+import type { SessionStore } from './session.store.js';
+
+export interface CredentialsDeps {
+  db: Database;
+  sessions: SessionStore;
+  settings: AppSettings;
+  counters: CounterStore;
+  logger: FastifyBaseLogger;
+}
 
 export class CredentialsService {
   private readonly loginFailures: FailureLimiter;
   private readonly gateFailures: FailureLimiter;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.loginFailures = new FailureLimiter(app.counters, LOGIN_FAILURES, app.log);
-    this.gateFailures = new FailureLimiter(app.counters, PASSWORD_GATE_FAILURES, app.log);
+  constructor(private readonly deps: CredentialsDeps) {
+    this.loginFailures = new FailureLimiter(deps.counters, LOGIN_FAILURES, deps.logger);
+    this.gateFailures = new FailureLimiter(deps.counters, PASSWORD_GATE_FAILURES, deps.logger);
   }
 
   /** Creates a LOCAL account. A filled honeypot answers the same as a real sign-up and creates nothing. */
   async signup(input: SignupRequest): Promise<{ email: string; displayName: string }> {
     const answer = { email: input.email, displayName: input.displayName };
     if (input.website && input.website.trim() !== '') {
-      this.app.log.info('sign-up honeypot filled; nothing created');
+      this.deps.logger.info('sign-up honeypot filled; nothing created');
       return answer;
     }
-    if (!(await isSignupEnabled(this.app.db))) {
+    if (!(await this.deps.settings.isSignupEnabled())) {
       throw new ForbiddenError('SIGNUP_DISABLED', 'Sign-up is closed right now.');
     }
     const passwordHash = await hashPassword(input.password);
     try {
-      await this.app.db.insert(member).values({
+      await this.deps.db.insert(member).values({
         email: input.email,
         passwordHash,
         displayName: input.displayName,
@@ -55,7 +65,7 @@ export class CredentialsService {
     }
     await this.loginFailures.clear(ip);
     if (check.rehash) await this.storeHash(found.id, check.rehash);
-    return openSession(this.app, found, input.rememberMe ?? false);
+    return openSession(this.deps.sessions, found, input.rememberMe ?? false);
   }
 
   /** The re-authentication gate: 5 failures per 10 minutes per member. */
@@ -84,12 +94,12 @@ export class CredentialsService {
     }
     await this.gateFailures.clear(String(memberId));
     await this.storeHash(memberId, await hashPassword(newPassword));
-    await this.app.sessions.destroyAllOf(memberId, { except: keepTokenHash });
+    await this.deps.sessions.destroyAllOf(memberId, { except: keepTokenHash });
   }
 
   /** Social accounts have no password to check or change. */
   private async passwordHashOf(memberId: number): Promise<string> {
-    const [row] = await this.app.db
+    const [row] = await this.deps.db
       .select({ provider: member.provider, passwordHash: member.passwordHash })
       .from(member)
       .where(eq(member.id, memberId));
@@ -104,11 +114,14 @@ export class CredentialsService {
   }
 
   private async findByEmail(email: string): Promise<Member | undefined> {
-    const [found] = await this.app.db.select().from(member).where(sql`lower(${member.email}) = ${email.toLowerCase()}`);
+    const [found] = await this.deps.db
+      .select()
+      .from(member)
+      .where(sql`lower(${member.email}) = ${email.toLowerCase()}`);
     return found;
   }
 
   private async storeHash(memberId: number, passwordHash: string) {
-    await this.app.db.update(member).set({ passwordHash }).where(eq(member.id, memberId));
+    await this.deps.db.update(member).set({ passwordHash }).where(eq(member.id, memberId));
   }
 }

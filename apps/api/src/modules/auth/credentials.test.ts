@@ -4,7 +4,6 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { signUpAndLogIn, uniqueEmail } from '../../test/auth-helpers.js';
-import { setSignupEnabled } from '../settings/app-settings.js';
 
 describe('local sign-up and login', () => {
   const app = useTestApp();
@@ -72,7 +71,7 @@ describe('local sign-up and login', () => {
   });
 
   it('refuses sign-up while the admin switch has closed it, and tells clients', async () => {
-    await setSignupEnabled(app.current.db, false);
+    await app.current.services.settings.setSignupEnabled(false);
     try {
       const enabled = await app.current.inject({ method: 'GET', url: '/api/auth/signup-enabled' });
       expect(enabled.json()).toEqual({ enabled: false });
@@ -85,7 +84,7 @@ describe('local sign-up and login', () => {
       expect(response.statusCode).toBe(403);
       expect(response.json().code).toBe('SIGNUP_DISABLED');
     } finally {
-      await setSignupEnabled(app.current.db, true);
+      await app.current.services.settings.setSignupEnabled(true);
     }
     expect((await app.current.inject({ method: 'GET', url: '/api/auth/signup-enabled' })).json()).toEqual({
       enabled: true,
@@ -219,7 +218,7 @@ describe('password change and the password gate', () => {
       .insert(member)
       .values({ email: uniqueEmail('social'), displayName: 'Social', provider: 'IDPONE', idponeId: 'sub-social' })
       .returning();
-    const { token } = await app.current.sessions.create(
+    const { token } = await app.current.services.sessions.create(
       { memberId: social!.id, displayName: 'Social', plan: 'FREE', role: 'USER' },
       false,
     );

@@ -7,7 +7,7 @@ import { type Database, type Member, member, type Transaction } from '@nestegg/d
 import { asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
-import type { Env } from '../../env.js';
+import { type Env, isProviderConfigured } from '../../env.js';
 import { AppError, ForbiddenError, ServiceUnavailableError } from '../../lib/errors.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 
@@ -75,18 +75,12 @@ export interface ProviderConfig {
   issuers: string[];
 }
 
-/** The provider's configuration, or null when any of client id, key set URL or issuer is missing. */
+/** The provider's configuration, or null when it is not configured (the environment is all or nothing). */
 export function providerConfig(env: Env, provider: IdentityProvider): ProviderConfig | null {
-  const config =
-    provider === 'IDPONE'
-      ? { clientId: env.IDPONE_CLIENT_ID.trim(), jwksUrl: env.IDPONE_JWKS_URL, issuers: env.IDPONE_ISSUERS }
-      : {
-          clientId: env.IDPTWO_CLIENT_ID.trim(),
-          jwksUrl: env.IDPTWO_JWKS_URL,
-          issuers: env.IDPTWO_ISSUER.trim() ? [env.IDPTWO_ISSUER.trim()] : [],
-        };
-  if (!config.clientId || !config.jwksUrl || config.issuers.length === 0) return null;
-  return { clientId: config.clientId, jwksUrl: config.jwksUrl, issuers: config.issuers };
+  if (!isProviderConfigured(env, provider)) return null;
+  return provider === 'IDPONE'
+    ? { clientId: env.IDPONE_CLIENT_ID!.trim(), jwksUrl: env.IDPONE_JWKS_URL!, issuers: env.IDPONE_ISSUERS }
+    : { clientId: env.IDPTWO_CLIENT_ID!.trim(), jwksUrl: env.IDPTWO_JWKS_URL!, issuers: [env.IDPTWO_ISSUER!.trim()] };
 }
 
 // ---------------------------------------------------------------------------

@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionOf } from '../../lib/session.js';
-import { deleteMemberCompletely } from './account-deletion.js';
 import type { AuthHandlers } from './handlers.js';
 import { toMemberResponse } from './member.view.js';
-import { ProfileService } from './profile.service.js';
 
 export function profileHandlers(
   app: FastifyInstance,
 ): AuthHandlers<'getProfile' | 'updateProfile' | 'updateProfileImage' | 'points' | 'pointHistory' | 'deleteMe'> {
-  const profiles = new ProfileService(app);
+  const { profiles, points, accountDeletion } = app.services;
+  const { db } = app;
   return {
     getProfile: async ({ request }) => ({
       status: 200,
@@ -24,17 +23,17 @@ export function profileHandlers(
     }),
     points: async ({ request }) => ({
       status: 200,
-      body: { points: await app.points.balance(app.db, sessionOf(request).memberId) },
+      body: { points: await points.balance(db, sessionOf(request).memberId) },
     }),
     pointHistory: async ({ request }) => {
-      const items = await app.points.history(app.db, sessionOf(request).memberId);
+      const items = await points.history(db, sessionOf(request).memberId);
       return {
         status: 200,
         body: { items: items.map((item) => ({ ...item, createdAt: item.createdAt.toISOString() })) },
       };
     },
     deleteMe: async ({ request }) => {
-      await deleteMemberCompletely(app, sessionOf(request).memberId);
+      await accountDeletion.deleteMemberCompletely(sessionOf(request).memberId);
       return { status: 204, body: undefined };
     },
   };

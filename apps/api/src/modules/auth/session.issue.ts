@@ -1,8 +1,8 @@
 import type { SessionResponse } from '@nestegg/contract';
 import type { Member } from '@nestegg/db';
-import type { FastifyInstance } from 'fastify';
 import { ForbiddenError } from '../../lib/errors.js';
 import { toMemberResponse } from './member.view.js';
+import type { SessionStore } from './session.store.js';
 
 export class AccountSuspendedError extends ForbiddenError {
   constructor() {
@@ -11,9 +11,13 @@ export class AccountSuspendedError extends ForbiddenError {
 }
 
 /** Opens a session after a successful login (password or identity provider): the one path to a token. */
-export async function openSession(app: FastifyInstance, member: Member, rememberMe: boolean): Promise<SessionResponse> {
+export async function openSession(
+  sessions: SessionStore,
+  member: Member,
+  rememberMe: boolean,
+): Promise<SessionResponse> {
   if (member.status === 'SUSPENDED') throw new AccountSuspendedError();
-  const { token, expiresAt } = await app.sessions.create(
+  const { token, expiresAt } = await sessions.create(
     { memberId: member.id, displayName: member.displayName, plan: member.plan, role: member.role },
     rememberMe,
   );

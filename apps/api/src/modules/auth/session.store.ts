@@ -3,6 +3,7 @@ import { authSession, type Database, type DbOrTx, type MemberPlan, type MemberRo
 import { and, eq, gt, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Clock } from '../../infrastructure.js';
 
 export const REMEMBER_ME_TTL_SECONDS = 30 * 24 * 60 * 60;
 
@@ -24,9 +25,13 @@ interface CachedSession extends SessionMember {
   rememberMe: boolean;
 }
 
-export interface SessionStoreOptions {
-  ttlSeconds: number;
+export interface SessionStoreDeps {
+  db: Database;
+  redis: Redis | null;
   logger: FastifyBaseLogger;
+  clock: Clock;
+  /** Idle lifetime of a session without rememberMe. */
+  ttlSeconds: number;
 }
 
 export function hashToken(token: string): string {
@@ -75,20 +80,26 @@ return {'hit', raw, 0}
  * A Redis miss or failure restores the session from the backup and stores it again. Both lifetimes slide.
  */
 export class SessionStore {
-  constructor(
-    private readonly db: Database,
-    private readonly redis: Redis | null,
-    private readonly options: SessionStoreOptions,
-  ) {}
+  private readonly db: Database;
+  private readonly redis: Redis | null;
+
+  constructor(private readonly deps: SessionStoreDeps) {
+    this.db = deps.db;
+    this.redis = deps.redis;
+  }
+
+  private now(): number {
+    return this.deps.clock.now().getTime();
+  }
 
   ttlFor(rememberMe: boolean): number {
-    return rememberMe ? REMEMBER_ME_TTL_SECONDS : this.options.ttlSeconds;
+    return rememberMe ? REMEMBER_ME_TTL_SECONDS : this.deps.ttlSeconds;
   }
 
   async create(member: SessionMember, rememberMe: boolean, tx: DbOrTx = this.db) {
     const token = randomBytes(32).toString('base64url');
     const tokenHash = hashToken(token);
-    const expiresAt = new Date(Date.now() + this.ttlFor(rememberMe) * 1000);
+    const expiresAt = new Date(this.now() + this.ttlFor(rememberMe) * 1000);
     await tx.insert(authSession).values({ tokenHash, ...member, rememberMe, expiresAt });
     await this.cache(tokenHash, { ...member, rememberMe });
     return { token, expiresAt };
@@ -101,7 +112,7 @@ export class SessionStore {
     const { session, backupDue } = touched;
     const expiresAt = backupDue
       ? await this.slideBackup(tokenHash, session.rememberMe)
-      : new Date(Date.now() + this.ttlFor(session.rememberMe) * 1000);
+      : new Date(this.now() + this.ttlFor(session.rememberMe) * 1000);
     return { ...session, tokenHash, expiresAt };
   }
 
@@ -154,7 +165,7 @@ export class SessionStore {
       await batch.exec();
     } catch (error) {
       // A stale cached copy would outlive the change, so this is worth an error line.
-      this.options.logger.error({ err: error }, 'session cache delete failed');
+      this.deps.logger.error({ err: error }, 'session cache delete failed');
     }
   }
 
@@ -182,7 +193,7 @@ export class SessionStore {
       if (result[0] === 'miss') return { generation: result[1] };
       return { session: JSON.parse(result[1]) as CachedSession, backupDue: result[2] === 1 };
     } catch (error) {
-      this.options.logger.warn({ err: error }, 'session cache read failed; using the backup');
+      this.deps.logger.warn({ err: error }, 'session cache read failed; using the backup');
       return null;
     }
   }
@@ -198,7 +209,7 @@ export class SessionStore {
         .set(backupFreshKey(tokenHash), '1', 'EX', backupRefreshSeconds(ttl))
         .exec();
     } catch (error) {
-      this.options.logger.warn({ err: error }, 'session cache write failed; the backup still holds the session');
+      this.deps.logger.warn({ err: error }, 'session cache write failed; the backup still holds the session');
     }
   }
 
@@ -218,7 +229,7 @@ export class SessionStore {
         generation,
       );
     } catch (error) {
-      this.options.logger.warn({ err: error }, 'session cache write failed; the backup still holds the session');
+      this.deps.logger.warn({ err: error }, 'session cache write failed; the backup still holds the session');
     }
   }
 
@@ -227,7 +238,7 @@ export class SessionStore {
     const [row] = await this.db
       .select()
       .from(authSession)
-      .where(and(eq(authSession.tokenHash, tokenHash), gt(authSession.expiresAt, new Date())));
+      .where(and(eq(authSession.tokenHash, tokenHash), gt(authSession.expiresAt, new Date(this.now()))));
     if (!row) return null;
     const expiresAt = this.backupSlideDue(row.expiresAt, row.rememberMe)
       ? await this.slideBackup(tokenHash, row.rememberMe)
@@ -246,11 +257,11 @@ export class SessionStore {
   /** Due once a tenth of the lifetime has passed since the last slide. */
   private backupSlideDue(expiresAt: Date, rememberMe: boolean): boolean {
     const lifetimeMs = this.ttlFor(rememberMe) * 1000;
-    return expiresAt.getTime() - Date.now() < lifetimeMs - backupRefreshSeconds(this.ttlFor(rememberMe)) * 1000;
+    return expiresAt.getTime() - this.now() < lifetimeMs - backupRefreshSeconds(this.ttlFor(rememberMe)) * 1000;
   }
 
   private async slideBackup(tokenHash: string, rememberMe: boolean): Promise<Date> {
-    const now = new Date();
+    const now = new Date(this.now());
     const expiresAt = new Date(now.getTime() + this.ttlFor(rememberMe) * 1000);
     await this.db.update(authSession).set({ expiresAt, lastSeenAt: now }).where(eq(authSession.tokenHash, tokenHash));
     return expiresAt;

@@ -76,15 +76,15 @@ describe('sessions (Redis with a Postgres backup)', () => {
       .update(authSession)
       .set({ expiresAt: new Date(Date.now() + 60_000) })
       .where(eq(authSession.tokenHash, tokenHash));
-    const store = app.current.sessions as unknown as { slideBackup: (...args: unknown[]) => Promise<Date> };
+    const store = app.current.services.sessions as unknown as { slideBackup: (...args: unknown[]) => Promise<Date> };
     const slideBackup = store.slideBackup.bind(store);
     store.slideBackup = async (...args) => {
       store.slideBackup = slideBackup;
-      await app.current.sessions.updateMember(created.id, { plan: 'PREMIUM' });
+      await app.current.services.sessions.updateMember(created.id, { plan: 'PREMIUM' });
       return slideBackup(...args);
     };
-    expect((await app.current.sessions.resolve(token))?.plan).toBe('FREE');
-    expect((await app.current.sessions.resolve(token))?.plan).toBe('PREMIUM');
+    expect((await app.current.services.sessions.resolve(token))?.plan).toBe('FREE');
+    expect((await app.current.services.sessions.resolve(token))?.plan).toBe('PREMIUM');
   });
 
   it('logout deletes the session from both stores', async () => {
@@ -105,7 +105,7 @@ describe('sessions (Redis with a Postgres backup)', () => {
       payload: { displayName: 'After' },
     });
     expect(update.statusCode).toBe(200);
-    expect((await app.current.sessions.resolve(token))?.displayName).toBe('After');
+    expect((await app.current.services.sessions.resolve(token))?.displayName).toBe('After');
     expect((await backupOf(token))?.displayName).toBe('After');
   });
 });

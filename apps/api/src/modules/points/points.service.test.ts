@@ -7,7 +7,7 @@ import { type DailyCap, DailyCaps, monthCompleteReason, PointReason, PointsServi
 describe('points service', () => {
   const database = useTestDatabase();
   let handle: DbHandle;
-  const points = new PointsService('UTC');
+  const points = new PointsService({ timeZone: 'UTC' });
 
   beforeAll(() => {
     handle = createDb(database.current.url, { max: 12 });

@@ -39,7 +39,11 @@ export interface PointChange {
  * and locks the member's row first, so concurrent awards are serialised and caps cannot be exceeded.
  */
 export class PointsService {
-  constructor(private readonly timeZone: string) {}
+  private readonly timeZone: string;
+
+  constructor(deps: { timeZone: string }) {
+    this.timeZone = deps.timeZone;
+  }
 
   /** Applies a change; returns the amount actually applied (0 when capped or already at 0). */
   async change(tx: DbOrTx, change: PointChange): Promise<number> {

@@ -1,0 +1,78 @@
+import { createDb, type Database } from '@nestegg/db';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import type postgres from 'postgres';
+import type { Env } from './env.js';
+import { type CounterStore, MemoryCounterStore, RedisCounterStore } from './lib/counter-store.js';
+
+/** Where services read the time, so tests and jobs can set it. */
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Connections and process-wide facilities, opened once; services are built from these. */
+export interface Infrastructure {
+  env: Env;
+  db: Database;
+  sql: postgres.Sql;
+  /** The fast store; null when the api runs without REDIS_URL (sessions then live in Postgres only). */
+  redis: Redis | null;
+  counters: CounterStore;
+  logger: FastifyBaseLogger;
+  clock: Clock;
+}
+
+export interface OpenedInfrastructure {
+  infrastructure: Infrastructure;
+  close(): Promise<void>;
+}
+
+/**
+ * Redis fails fast instead of queueing while it is away: callers fall back (sessions to Postgres, login
+ * counters let the request pass), as the spec asks. An unreachable Redis at start is not fatal either;
+ * ioredis keeps reconnecting in the background.
+ */
+async function connectRedis(url: string, keyPrefix: string, logger: FastifyBaseLogger): Promise<Redis> {
+  const redis = new Redis(url, {
+    keyPrefix,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1000,
+    connectTimeout: 5000,
+  });
+  redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+  await redis.connect().catch((error: unknown) => logger.error({ err: error }, 'redis is not reachable; retrying'));
+  return redis;
+}
+
+export async function openInfrastructure(
+  env: Env,
+  logger: FastifyBaseLogger,
+  options: { applicationName?: string; poolSize?: number; clock?: Clock } = {},
+): Promise<OpenedInfrastructure> {
+  const database = createDb(env.DATABASE_URL, {
+    max: options.poolSize ?? env.DATABASE_POOL_SIZE,
+    applicationName: options.applicationName ?? 'nestegg-api',
+    connectTimeout: 5,
+  });
+  if (!env.REDIS_URL)
+    logger.warn('REDIS_URL is not set: sessions use their Postgres backup only, counters live in memory');
+  const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX, logger) : null;
+  return {
+    infrastructure: {
+      env,
+      db: database.db,
+      sql: database.sql,
+      redis,
+      counters: redis ? new RedisCounterStore(redis) : new MemoryCounterStore(),
+      logger,
+      clock: options.clock ?? systemClock,
+    },
+    async close() {
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { Database } from '@nestegg/db';
+import fp from 'fastify-plugin';
+import type { Redis } from 'ioredis';
+import type postgres from 'postgres';
+import type { Env } from '../env.js';
+import { type Clock, openInfrastructure } from '../infrastructure.js';
+import type { CounterStore } from '../lib/counter-store.js';
+import { createServices, type Services } from '../services.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Database;
+    sql: postgres.Sql;
+    /** The fast store; null when the api runs without REDIS_URL (sessions then live in Postgres only). */
+    redis: Redis | null;
+    counters: CounterStore;
+    services: Services;
+  }
+}
+
+/** Opens the connections once, builds the services on them, and closes the connections with the app. */
+export default fp<{ env: Env; clock?: Clock }>(
+  async (app, { env, clock }) => {
+    const { infrastructure, close } = await openInfrastructure(env, app.log, clock ? { clock } : {});
+    app.decorate('db', infrastructure.db);
+    app.decorate('sql', infrastructure.sql);
+    app.decorate('redis', infrastructure.redis);
+    app.decorate('counters', infrastructure.counters);
+    app.decorate('services', createServices(infrastructure));
+    app.addHook('onClose', close);
+  },
+  { name: 'infrastructure' },
+);

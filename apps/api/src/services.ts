@@ -1,0 +1,42 @@
+import type { Infrastructure } from './infrastructure.js';
+import { DefaultCategoryService } from './modules/admin/default-categories.service.js';
+import { MemberAdministration } from './modules/admin/members.service.js';
+import { AccountDeletion } from './modules/auth/account-deletion.js';
+import { CredentialsService } from './modules/auth/credentials.service.js';
+import { providerConfig } from './modules/auth/identity-providers.js';
+import { ProfileService } from './modules/auth/profile.service.js';
+import { ProviderSignInService } from './modules/auth/provider-sign-in.service.js';
+import { SessionStore } from './modules/auth/session.store.js';
+import { PointsService } from './modules/points/points.service.js';
+import { AppSettings } from './modules/settings/app-settings.js';
+
+/**
+ * The composition root: every service, built once from the infrastructure, each given exactly the
+ * dependencies it uses. The api exposes the result as `app.services`; the admin command line builds the
+ * same object, so both run the same code the same way.
+ */
+export function createServices(infrastructure: Infrastructure) {
+  const { env, db, redis, counters, logger, clock } = infrastructure;
+  const sessions = new SessionStore({ db, redis, logger, clock, ttlSeconds: env.SESSION_TTL_HOURS * 3600 });
+  const settings = new AppSettings({ db });
+  const accountDeletion = new AccountDeletion({ db, sessions });
+  return {
+    sessions,
+    settings,
+    accountDeletion,
+    points: new PointsService({ timeZone: env.APP_TIMEZONE }),
+    credentials: new CredentialsService({ db, sessions, settings, counters, logger }),
+    profiles: new ProfileService({ db, sessions, profileImageMaxBytes: env.PROFILE_IMAGE_MAX_BYTES }),
+    providerSignIn: new ProviderSignInService({
+      db,
+      sessions,
+      counters,
+      logger,
+      providers: { IDPONE: providerConfig(env, 'IDPONE'), IDPTWO: providerConfig(env, 'IDPTWO') },
+    }),
+    members: new MemberAdministration({ db, sessions, accountDeletion }),
+    defaultCategories: new DefaultCategoryService({ db }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
