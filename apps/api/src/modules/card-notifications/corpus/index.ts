@@ -1,0 +1,19 @@
+import { appAndAbroadEntries } from './apps-and-abroad';
+import { cbmaxEntries } from './cbmax';
+import type { CorpusEntry } from './helpers';
+import { ignoredEntries } from './ignored';
+import { kakaoEntries } from './kakao';
+import { projectEntries } from './projects';
+import { wyvernyEntries } from './wyverny';
+
+export type { Channel, CorpusEntry } from './helpers';
+
+/** Every corpus text with its expected parse. Add a text to the file of its source (see README.md). */
+export const CORPUS: readonly CorpusEntry[] = [
+  ...kakaoEntries,
+  ...cbmaxEntries,
+  ...wyvernyEntries,
+  ...projectEntries,
+  ...appAndAbroadEntries,
+  ...ignoredEntries,
+];

@@ -1,0 +1,325 @@
+import { approval, type CorpusEntry, cancellation, IGNORED, sms } from './helpers';
+
+const GO_PARSER = 'github.com/MinoKim82/go-credit-sms-parser src/parser_test.go';
+const BOOSTCAMP =
+  'github.com/boostcamp-2020/Project16-D-Account-Book server/src/__test__/services/sms-parsing.test.js (0942a64)';
+const STATUS_WINDOW =
+  'github.com/ssj-sketch/Statuswindow app/src/test/java/com/ssj/statuswindow/util/AiBasedSmsParserIntegrationTest.kt (02d7258)';
+const MONEY_TALK = (path: string, commit: string) => `github.com/hsh7097/MoneyTalk ${path} (${commit})`;
+const HOUSEHOLD = 'github.com/stravinest/house-hold-account scripts/send_real_sms.sh (7f7186f)';
+
+/** SMS quoted in the tests of Korean household-ledger and SMS-parser projects (test indentation kept where published). */
+export const projectEntries: CorpusEntry[] = [
+  sms(
+    '[Web발신]\n삼성0163승인 홍*동\n39,000원 일시불\n09/02 20:16 (주)에스더포\n누적2,316,207원',
+    GO_PARSER,
+    '2021-09-02 20:17',
+    approval({
+      company: '삼성',
+      last4: '0163',
+      amount: 39000,
+      merchant: '(주)에스더포',
+      at: '2021-09-02 20:16',
+      cumulative: 2316207,
+    }),
+  ),
+  sms(
+    '[Web발신]\n삼성체크5620승인 홍*동\n4,730원\n11/03 21:09\n이마트에브리데이',
+    GO_PARSER,
+    '2021-11-03 21:10',
+    approval({ company: '삼성', last4: '5620', amount: 4730, merchant: '이마트에브리데이', at: '2021-11-03 21:09' }),
+  ),
+  sms(
+    '[Web발신]\n삼성0163취소 홍*동\n-1,368,930원 일시불\n07/25 17:33 쿠팡\n누적3,732,118원',
+    GO_PARSER,
+    '2021-07-25 17:34',
+    cancellation({
+      company: '삼성',
+      last4: '0163',
+      amount: 1368930,
+      merchant: '쿠팡',
+      at: '2021-07-25 17:33',
+      cumulative: 3732118,
+    }),
+  ),
+  sms(
+    '[Web발신]\n신한카드(5688)승인 홍*동 1,350원(일시불)08/30 23:30 결제대행2_4 누적611,640원',
+    GO_PARSER,
+    '2021-08-30 23:31',
+    approval({
+      company: '신한',
+      last4: '5688',
+      amount: 1350,
+      merchant: '결제대행2_4',
+      at: '2021-08-30 23:30',
+      cumulative: 611640,
+    }),
+  ),
+  sms(
+    '[Web발신]\n신한카드(5688)취소 홍*동 150,000원(일시불)08/07 14:47 망향주유소 누적994,030원',
+    GO_PARSER,
+    '2021-08-07 14:48',
+    cancellation({
+      company: '신한',
+      last4: '5688',
+      amount: 150000,
+      merchant: '망향주유소',
+      at: '2021-08-07 14:47',
+      cumulative: 994030,
+    }),
+  ),
+  // A recurring charge registered on the card: a date without a time.
+  sms(
+    '[Web발신]\n[삼성카드]0163\n자동결제 08/23접수\n한화손해보험(주)\n127,860원',
+    `${GO_PARSER} (commented-out sample)`,
+    '2021-08-23 09:00',
+    approval({ company: '삼성', last4: '0163', amount: 127860, merchant: '한화손해보험(주)', at: null }),
+  ),
+  sms(
+    '[WEB발신]\n\t\t\t\tKB국민카드 홍길동님 06/07\n\t\t\t\t09:22 5000원\n\t\t\t\t결제 승인',
+    BOOSTCAMP,
+    '2020-06-07 09:23',
+    approval({ company: 'KB국민', amount: 5000, merchant: null, at: '2020-06-07 09:22' }),
+  ),
+  sms(
+    '[Web발신]\n\t\t\tKB국민체크\n\t\t\t홍*동님\n\t\t\t06/08 08:57\n\t\t\t28,440원\n\t\t\t11PAY 인증\n\t\t\t승인취소\n\t\t\t',
+    BOOSTCAMP,
+    '2020-06-08 08:58',
+    cancellation({ company: 'KB국민', amount: 28440, merchant: '11PAY', at: '2020-06-08 08:57' }),
+  ),
+  sms(
+    '[Web발신]\n\t\t\t우리(8804) 체크승인\n\t\t\t홍*동님\n\t\t\t10,000원\n\t\t\t11/03 10:03\n\t\t\t스타벅스코리아',
+    BOOSTCAMP,
+    '2020-11-03 10:04',
+    approval({ company: '우리', last4: '8804', amount: 10000, merchant: '스타벅스코리아', at: '2020-11-03 10:03' }),
+  ),
+  sms(
+    '[Web발신]\n\t\t\t우리(4575)승인취소\n\t\t\t홍*동님\n\t\t\t4562원 일시불\n\t\t\t12/07 20:29\n\t\t\t네이버페이\n\t\t\t누적123,456원',
+    BOOSTCAMP,
+    '2020-12-07 20:30',
+    cancellation({
+      company: '우리',
+      last4: '4575',
+      amount: 4562,
+      merchant: '네이버페이',
+      at: '2020-12-07 20:29',
+      cumulative: 123456,
+    }),
+  ),
+  sms(
+    '[Web발신]\n\t\t\t\tNH카드1*3*승인\n\t\t\t\t홍*동\n\t\t\t\t12,350원 체크\n\t\t\t\t12/06 20:37\n\t\t\t\t세븐일레븐 별나라점\n\t\t\t\t잔액222,210원',
+    BOOSTCAMP,
+    '2020-12-06 20:38',
+    approval({ company: 'NH농협', amount: 12350, merchant: '세븐일레븐 별나라점', at: '2020-12-06 20:37' }),
+  ),
+  sms(
+    '현대 ZERO 승인\n\t\t\t2,500원 일시불\n\t\t\t04/10 13:15\n\t\t\t코레일유통서울지사\n\t\t\t누적 560,852원\n\t\t\t0.7%할인',
+    BOOSTCAMP,
+    '2020-04-10 13:16',
+    approval({
+      company: '현대',
+      amount: 2500,
+      merchant: '코레일유통서울지사',
+      at: '2020-04-10 13:15',
+      cumulative: 560852,
+    }),
+  ),
+  sms(
+    '[Web발신]\n\t\t\t\t[신한체크승인] 홍*동(1234)\n\t\t\t\t02/10 13:10\n\t\t\t\t(금액)1,000원 PAYCO',
+    BOOSTCAMP,
+    '2020-02-10 13:11',
+    approval({ company: '신한', last4: '1234', amount: 1000, merchant: 'PAYCO', at: '2020-02-10 13:10' }),
+  ),
+  sms(
+    '롯데1234 승인\n\t\t\t5,200원 일시불\n\t\t\t09/15 18:31\n\t\t\t월드크리닝 롯데마트',
+    BOOSTCAMP,
+    '2020-09-15 18:32',
+    approval({ company: '롯데', last4: '1234', amount: 5200, merchant: '월드크리닝 롯데마트', at: '2020-09-15 18:31' }),
+  ),
+  sms(
+    '롯데1234 승인\n\t\t\t1,235,200원 일시불\n\t\t\t09/15 18:31\n\t\t\t월드크리닝 롯데마트',
+    BOOSTCAMP,
+    '2020-09-15 18:33',
+    approval({
+      company: '롯데',
+      last4: '1234',
+      amount: 1235200,
+      merchant: '월드크리닝 롯데마트',
+      at: '2020-09-15 18:31',
+    }),
+  ),
+  sms(
+    '[Web발신]\n\t\t\t\t농협 입금 200원\n\t\t\t\t06/11 22:29 123-1234-4567-12\n\t\t\t\t잔액 200000원',
+    BOOSTCAMP,
+    '2020-06-11 22:30',
+    IGNORED,
+  ),
+  sms(
+    '농협 출금 5000원\n\t\t\t\t08/31 19:01 123-1234-1234-12\n\t\t\t\t잔액 200000원',
+    BOOSTCAMP,
+    '2020-08-31 19:02',
+    IGNORED,
+  ),
+  sms(
+    '[Web발신]\n\t\t\t\t[신한은행] 09/26\n\t\t\t\t21:31:30.27\n\t\t\t\t[123-***-123456]\n\t\t\t\t지급 20,000원\n\t\t\t\t(홍길동)',
+    BOOSTCAMP,
+    '2020-09-26 21:32',
+    IGNORED,
+  ),
+  sms(
+    '신한카드(1054)승인 신*진 98,700원(일시불)10/13 15:48 가톨릭대병원 누적1,960,854원',
+    STATUS_WINDOW,
+    '2025-10-13 15:49',
+    approval({
+      company: '신한',
+      last4: '1054',
+      amount: 98700,
+      merchant: '가톨릭대병원',
+      at: '2025-10-13 15:48',
+      cumulative: 1960854,
+    }),
+  ),
+  sms(
+    '신한카드(1054)승인 신*진 68,700원(일시불)10/13 15:48 가톨릭대병원 누적1,860,854원',
+    STATUS_WINDOW,
+    '2025-10-13 15:50',
+    approval({
+      company: '신한',
+      last4: '1054',
+      amount: 68700,
+      merchant: '가톨릭대병원',
+      at: '2025-10-13 15:48',
+      cumulative: 1860854,
+    }),
+  ),
+  sms(
+    '신한카드(1054)승인 신*진 12,700원(일시불)10/13 15:48 스타벅스 누적1,860,854원',
+    STATUS_WINDOW,
+    '2025-10-13 15:51',
+    approval({
+      company: '신한',
+      last4: '1054',
+      amount: 12700,
+      merchant: '스타벅스',
+      at: '2025-10-13 15:48',
+      cumulative: 1860854,
+    }),
+  ),
+  sms(
+    '신한카드(1054)승인 신*진 2,700원(일시불)10/13 15:48 스타벅스 누적1,860,854원',
+    STATUS_WINDOW,
+    '2025-10-13 15:52',
+    approval({
+      company: '신한',
+      last4: '1054',
+      amount: 2700,
+      merchant: '스타벅스',
+      at: '2025-10-13 15:48',
+      cumulative: 1860854,
+    }),
+  ),
+  sms(
+    '신한카드(1054)승인 신*진 42,820원(일시불)10/20 14:59 주식회사 이마트 누적1,903,674원',
+    STATUS_WINDOW,
+    '2025-10-20 15:00',
+    approval({
+      company: '신한',
+      last4: '1054',
+      amount: 42820,
+      merchant: '주식회사 이마트',
+      at: '2025-10-20 14:59',
+      cumulative: 1903674,
+    }),
+  ),
+  sms(
+    '신한 10/11 21:54  100-***-159993 입금  2,500,000 잔액  3,265,147 급여',
+    STATUS_WINDOW,
+    '2025-10-11 21:55',
+    IGNORED,
+  ),
+  sms('신한 10/11 21:55  100-***-159993 입금   1,000,000 잔액  4,265,147', STATUS_WINDOW, '2025-10-11 21:56', IGNORED),
+  sms(
+    '신한 09/11 21:54  100-***-159993 입금 급여  2,500,000 잔액  5,265,147 급여',
+    STATUS_WINDOW,
+    '2025-09-11 21:55',
+    IGNORED,
+  ),
+  sms(
+    '신한 08/11 21:54  100-***-159993 입금 급여  2,500,000 잔액  4,265,147 급여',
+    STATUS_WINDOW,
+    '2025-08-11 21:55',
+    IGNORED,
+  ),
+  sms(
+    '신한 07/11 21:54  100-***-159993 입금 급여  2,500,000 잔액  3,265,147 급여',
+    STATUS_WINDOW,
+    '2025-07-11 21:55',
+    IGNORED,
+  ),
+  sms(
+    '스마일카드승인 하*현 491,770원 일시불 05/06 01:16 G마켓_스마일카드 누적527,270원',
+    MONEY_TALK('app/src/test/java/com/sanha/moneytalk/core/sms/SmsIncomeFilterTest.kt', '3f551f8'),
+    '2025-05-06 01:17',
+    approval({
+      company: '현대',
+      amount: 491770,
+      merchant: 'G마켓_스마일카드',
+      at: '2025-05-06 01:16',
+      cumulative: 527270,
+    }),
+  ),
+  sms(
+    '[KB국민카드] 6310 하*현님 쿠팡(쿠페이)-쿠 01월28일 이용건 02월02일 취소완료(-15,990원)',
+    MONEY_TALK('app/src/test/java/com/sanha/moneytalk/core/sms/SmsIncomeFilterTest.kt', '3f551f8'),
+    '2026-02-02 09:00',
+    cancellation({ company: 'KB국민', last4: '6310', amount: 15990, merchant: '쿠팡(쿠페이)-쿠', at: null }),
+  ),
+  sms(
+    '신한카드(5146)승인 하*현 337,250원(일시불)01/31 18:11 (주)이마트 죽전점',
+    MONEY_TALK('app/src/main/java/com/sanha/moneytalk/core/util/SmsParser.kt', '0c72343'),
+    '2026-01-31 18:12',
+    approval({ company: '신한', last4: '5146', amount: 337250, merchant: '(주)이마트 죽전점', at: '2026-01-31 18:11' }),
+  ),
+  sms(
+    '[Web발신]\n우리카드결제 120,000원 출금 완료 잔액 500,000원',
+    MONEY_TALK('app/src/test/java/com/sanha/moneytalk/core/sms/SmsIncomeFilterTest.kt', '3f551f8'),
+    '2026-02-25 08:00',
+    IGNORED,
+  ),
+  sms(
+    '[Web발신]\n이번 달 카드대금 결제예정 금액은 120,000원입니다',
+    MONEY_TALK('app/src/test/java/com/sanha/moneytalk/core/sms/SmsIncomeFilterTest.kt', '3f551f8'),
+    '2026-02-20 08:00',
+    IGNORED,
+  ),
+  sms(
+    '농협04/24 13:45 352-****-6488-03 자동출금33,980원(신한카드) 잔액11,024,387원',
+    MONEY_TALK('app/src/test/java/com/sanha/moneytalk/core/sms/SmsRegexRuleAssetTest.kt', '3f551f8'),
+    '2026-04-24 13:46',
+    IGNORED,
+  ),
+  sms(
+    '[KT안내] 국제/로밍 단가 안내\n음성 1분 120원, 데이터 1MB 550원',
+    MONEY_TALK('app/src/test/java/com/sanha/moneytalk/core/sms/SmsPreFilterTest.kt', '3f551f8'),
+    '2026-03-01 10:00',
+    IGNORED,
+  ),
+  sms(
+    '[SKT MVNO] MMS/데이터 요율 안내\nMMS 220원 데이터 0.5KB당 0.25원 부가세 포함',
+    MONEY_TALK('app/src/test/java/com/sanha/moneytalk/core/sms/SmsPreFilterTest.kt', '3f551f8'),
+    '2026-03-01 10:01',
+    IGNORED,
+  ),
+  sms(
+    '[KB]12/31 23:50\n출금취소\n10,000원',
+    MONEY_TALK('app/src/test/java/com/sanha/moneytalk/core/sms/SmsTransactionDateResolverTest.kt', '3f551f8'),
+    '2026-01-01 00:10',
+    IGNORED,
+  ),
+  sms(
+    '[Web발신]\n네이버 현대카드 승인\n제*현\n10,600원 일시불\n01/25 20:44\n네이버페이\n누적321,747원',
+    HOUSEHOLD,
+    '2026-01-25 20:45',
+    approval({ company: '현대', amount: 10600, merchant: '네이버페이', at: '2026-01-25 20:44', cumulative: 321747 }),
+  ),
+];

@@ -1,0 +1,283 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CORPUS, type CorpusEntry } from './corpus';
+import { CARD_COMPANIES, type ParsedCardNotification, parseCardNotification } from './parser';
+
+const TRANSACTION_FIELDS = [
+  'ignored',
+  'kind',
+  'cardCompany',
+  'cardLast4',
+  'amount',
+  'currency',
+  'originalAmount',
+  'merchant',
+  'installmentMonths',
+  'occurredAt',
+  'cumulativeAmount',
+] as const;
+
+type Field = (typeof TRANSACTION_FIELDS)[number];
+
+function parseEntry(entry: CorpusEntry, text = entry.text): ParsedCardNotification {
+  return parseCardNotification(text, { receivedAt: entry.receivedAt });
+}
+
+function fieldOf(result: ParsedCardNotification, field: Field): unknown {
+  return field in result ? (result as Record<Field, unknown>)[field] : undefined;
+}
+
+/** Fields an entry is scored on: `ignored` alone for a text to ignore, every field otherwise. */
+function scoredFields(expected: ParsedCardNotification): readonly Field[] {
+  return expected.ignored ? ['ignored'] : TRANSACTION_FIELDS;
+}
+
+function label(entry: CorpusEntry): string {
+  return JSON.stringify(entry.text).slice(0, 70);
+}
+
+const approvals = CORPUS.filter((entry) => !entry.expected.ignored);
+
+describe('corpus', () => {
+  it('covers the required breadth', () => {
+    const companies = new Set(approvals.map((entry) => fieldOf(entry.expected, 'cardCompany')).filter(Boolean));
+    expect(CORPUS.length).toBeGreaterThanOrEqual(150);
+    expect(companies.size).toBeGreaterThanOrEqual(12);
+    expect(CORPUS.length - approvals.length).toBeGreaterThanOrEqual(25);
+    expect(CORPUS.every((entry) => entry.source.trim().length > 0)).toBe(true);
+  });
+
+  it.each(CORPUS.map((entry) => [label(entry), entry] as const))('parses %s', (_, entry) => {
+    const result = parseEntry(entry);
+    for (const field of scoredFields(entry.expected)) {
+      expect({ field, value: fieldOf(result, field) }).toEqual({ field, value: fieldOf(entry.expected, field) });
+    }
+    expect(result).toEqual(entry.expected);
+  });
+
+  it('reads every field of every text correctly (field accuracy)', () => {
+    let fields = 0;
+    let correct = 0;
+    for (const entry of CORPUS) {
+      const result = parseEntry(entry);
+      for (const field of scoredFields(entry.expected)) {
+        fields += 1;
+        if (Object.is(fieldOf(result, field), fieldOf(entry.expected, field))) correct += 1;
+      }
+    }
+    const accuracy = (100 * correct) / fields;
+    console.info(`card parser field accuracy: ${accuracy.toFixed(2)} % over ${CORPUS.length} texts, ${fields} fields`);
+    expect(correct).toBe(fields);
+  });
+});
+
+/** Variants that must not change what is read. */
+const VARIANTS: ReadonlyArray<readonly [string, (text: string) => string]> = [
+  ['extra spaces', (text) => text.replace(/ /g, '   ').replace(/\n/g, '  \n  ')],
+  ['CRLF line breaks', (text) => text.replace(/\r?\n/g, '\r\n')],
+  ['LF line breaks', (text) => text.replace(/\r\n?/g, '\n')],
+  ['blank lines', (text) => text.replace(/\n/g, '\n\n')],
+  ['[Web발신] toggled', toggleWebTag],
+  ['full-width characters', toFullWidth],
+];
+
+function toggleWebTag(text: string): string {
+  const tag = /^\s*\[web발신\]\s*/i;
+  return tag.test(text) ? text.replace(tag, '') : `[Web발신]\n${text}`;
+}
+
+/** ASCII letters, digits and symbols to their full-width forms (U+FF01..U+FF5E), as some phones send them. */
+function toFullWidth(text: string): string {
+  return text.replace(/[!-~]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
+}
+
+describe('robustness', () => {
+  for (const [name, vary] of VARIANTS) {
+    it(`reads every approval the same with ${name}`, () => {
+      for (const entry of approvals) {
+        expect({ text: label(entry), result: parseEntry(entry, vary(entry.text)) }).toEqual({
+          text: label(entry),
+          result: entry.expected,
+        });
+      }
+    });
+  }
+});
+
+describe('year rule', () => {
+  const text = '[Web발신]\n삼성0163승인 홍*동\n39,000원 일시불\n12/31 23:59 (주)에스더포\n누적2,316,207원';
+
+  it('puts a Dec 31 text received on Jan 1 in the previous year', () => {
+    const result = parseCardNotification(text, { receivedAt: new Date('2026-01-01T00:05:00+09:00') });
+    expect(fieldOf(result, 'occurredAt')).toBe('2025-12-31T14:59:00.000Z');
+  });
+
+  it('keeps the current year when the text is just before receipt', () => {
+    const result = parseCardNotification(text, { receivedAt: new Date('2026-12-31T23:59:30+09:00') });
+    expect(fieldOf(result, 'occurredAt')).toBe('2026-12-31T14:59:00.000Z');
+  });
+
+  it('allows a device clock a few minutes behind the issuer across New Year', () => {
+    const newYear = text.replace('12/31 23:59', '01/01 00:03');
+    const result = parseCardNotification(newYear, { receivedAt: new Date('2025-12-31T23:58:00+09:00') });
+    expect(fieldOf(result, 'occurredAt')).toBe('2025-12-31T15:03:00.000Z');
+  });
+
+  it('takes the last leap year for 02/29', () => {
+    const leapDay = text.replace('12/31 23:59', '02/29 10:00');
+    const result = parseCardNotification(leapDay, { receivedAt: new Date('2026-03-01T09:00:00+09:00') });
+    expect(fieldOf(result, 'occurredAt')).toBe('2024-02-29T01:00:00.000Z');
+  });
+
+  it('reads a time without a date on the day before when it is later than receipt', () => {
+    const timeOnly = '[현대카드C]-승인\n강대권님\n18:22\n3,780원(일시불)\n온누리조은약국';
+    const result = parseCardNotification(timeOnly, { receivedAt: new Date('2026-04-21T00:05:00+09:00') });
+    expect(fieldOf(result, 'occurredAt')).toBe('2026-04-20T09:22:00.000Z');
+  });
+
+  it('reads the clock in the given time zone', () => {
+    const result = parseCardNotification(text, {
+      receivedAt: new Date('2026-01-01T06:00:00Z'),
+      timeZone: 'America/New_York',
+    });
+    expect(fieldOf(result, 'occurredAt')).toBe('2026-01-01T04:59:00.000Z');
+  });
+
+  it('gives no instant for an impossible date', () => {
+    const impossible = text.replace('12/31 23:59', '13/45 25:99');
+    const result = parseCardNotification(impossible, { receivedAt: new Date('2026-01-01T00:00:00Z') });
+    expect(fieldOf(result, 'occurredAt')).toBeNull();
+  });
+});
+
+describe('written forms', () => {
+  const receivedAt = new Date('2026-03-14T12:00:00+09:00');
+  const parse = (text: string) => parseCardNotification(text, { receivedAt });
+
+  it.each([
+    ['삼성1234해외승인 홍*동\nUS$12.34\n03/14 11:00 STEAM', 'USD', '12.34'],
+    ['삼성1234해외승인 홍*동\n12.34달러\n03/14 11:00 STEAM', 'USD', '12.34'],
+    ['KB국민카드1234승인\n홍*동님\nJPY 1,200 해외\n03/14 11:00\nLAWSON', 'JPY', '1200'],
+    ['Purchase approved: USD 8.50 at UBER TRIP on card ending in 4321', 'USD', '8.50'],
+  ])('reads the foreign amount of %j', (text, currency, originalAmount) => {
+    expect(parse(text)).toMatchObject({ ignored: false, amount: null, currency, originalAmount });
+  });
+
+  it.each([
+    ['IBK체크(1234)승인 홍*동 8,500원 일시불 03/14 11:00 한솥도시락', 'IBK'],
+    ['케이뱅크 체크카드 승인 3,000원 03/14 11:00 CU', '케이뱅크'],
+    ['우체국체크카드 승인 3,000원 03/14 11:00 CU', '우체국'],
+  ])('names the issuer of %j', (text, company) => {
+    expect(parse(text)).toMatchObject({ ignored: false, cardCompany: company, amount: expect.any(Number) });
+  });
+
+  it('leaves an instalment outside 2..24 months unread', () => {
+    expect(parse('롯데카드 홍*동님 65,550원 할부(36) 03/14 11:00 (주)인터파크')).toMatchObject({
+      installmentMonths: null,
+    });
+    expect(parse('롯데카드 홍*동님 65,550원 할부(03) 03/14 11:00 (주)인터파크')).toMatchObject({
+      installmentMonths: 3,
+    });
+  });
+
+  it('leaves an amount beyond the safe integer range unread', () => {
+    expect(parse('신한카드(1234)승인 홍*동 99999999999999999999원(일시불)03/14 11:00 스타벅스')).toMatchObject({
+      ignored: false,
+      amount: null,
+      merchant: '스타벅스',
+    });
+  });
+
+  it('reads only four unmasked digits as the card number', () => {
+    expect(parse('[Web발신]\nNH카드1*3*승인\n홍*동\n12,350원 체크\n03/14 11:00\nGS25')).toMatchObject({
+      cardLast4: null,
+    });
+    expect(parse('스타벅스\n12,300원 승인\n홍*동 롯데1234*5678*\n일시불 03/14 11:00\n누적100,000원')).toMatchObject({
+      cardLast4: null,
+      merchant: '스타벅스',
+    });
+  });
+
+  it.each([
+    '[Web발신]\n신한카드 6개월 무이자 이벤트 안내 50,000원 이상 결제 시 스타벅스 쿠폰',
+    '[Web발신]\n[삼성카드] 03/14 12:00 홍*동님 카드 이용 한도 500,000원 남았습니다',
+    '[Web발신]\n[KB국민카드] 홍*동님 승인거절 03/14 12:00 12,000원 한도초과',
+  ])('ignores %j, which only looks like an approval', (text) => {
+    expect(parse(text)).toEqual({ ignored: true });
+  });
+
+  it('ignores empty and oversized texts', () => {
+    expect(parse('')).toEqual({ ignored: true });
+    expect(parse('   \n\r\n  ')).toEqual({ ignored: true });
+    expect(parse('신한카드(1234)승인 1,000원 '.repeat(200))).toEqual({ ignored: true });
+  });
+});
+
+const CARD_TEXT_PIECES = [
+  '[Web발신]',
+  '승인',
+  '취소',
+  '원',
+  '누적',
+  '잔액',
+  '할부',
+  '개월',
+  '일시불',
+  'USD',
+  'US$',
+  '$',
+  '달러',
+  '삼성',
+  '신한카드',
+  'KB국민',
+  '(1234)',
+  '1*2*',
+  '홍*동님',
+  '12/31',
+  '23:59',
+  '99999999999999999999',
+  '1,234',
+  '.',
+  '-',
+  '\n',
+  ' ',
+  '０１２',
+  '（주）',
+];
+
+function assertInRange(result: ParsedCardNotification): void {
+  if (result.ignored) return;
+  const { amount, installmentMonths, occurredAt, cumulativeAmount } = result;
+  expect(amount === null || (Number.isSafeInteger(amount) && amount > 0)).toBe(true);
+  expect(installmentMonths === null || (installmentMonths >= 2 && installmentMonths <= 24)).toBe(true);
+  expect(occurredAt === null || !Number.isNaN(Date.parse(occurredAt))).toBe(true);
+  expect(cumulativeAmount === null || (Number.isSafeInteger(cumulativeAmount) && cumulativeAmount >= 0)).toBe(true);
+  expect(result.currency).toMatch(/^[A-Z]{3}$/);
+  expect(result.cardLast4 === null || /^\d{4}$/.test(result.cardLast4)).toBe(true);
+  expect(result.cardCompany === null || CARD_COMPANIES.includes(result.cardCompany)).toBe(true);
+  expect(result.originalAmount === null || /^\d+(?:\.\d+)?$/.test(result.originalAmount)).toBe(true);
+  expect(result.kind === 'APPROVAL' || result.kind === 'CANCELLATION').toBe(true);
+}
+
+describe('garbage input', () => {
+  const receivedAt = new Date('2026-03-14T12:00:00+09:00');
+
+  it('never throws on arbitrary strings and returns in-range values', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        assertInRange(parseCardNotification(text, { receivedAt }));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('never throws on strings made of card-notice pieces and returns in-range values', () => {
+    const pieces = fc.array(fc.constantFrom(...CARD_TEXT_PIECES), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(pieces, (text) => {
+        assertInRange(parseCardNotification(text, { receivedAt }));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
