@@ -50,7 +50,7 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
     requestIdHeader: false,
     genReqId: requestIdOf,
     bodyLimit: BODY_LIMIT_BYTES,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     requestTimeout: env.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     connectionTimeout: env.HTTP_CONNECTION_TIMEOUT_MS,

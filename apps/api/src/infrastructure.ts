@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type postgres from 'postgres';
 import type { Env } from './env.js';
-import { type CounterStore, MemoryCounterStore, RedisCounterStore } from './lib/counter-store.js';
+import { type AttemptStore, MemoryAttemptStore, RedisAttemptStore } from './lib/attempt-store.js';
 
 /** Where services read the time, so tests and jobs can set it. */
 export interface Clock {
@@ -18,7 +18,8 @@ export interface Infrastructure {
   sql: postgres.Sql;
   /** The fast store; null when the api runs without REDIS_URL (sessions then live in Postgres only). */
   redis: Redis | null;
-  counters: CounterStore;
+  /** Attempt counters for login and gate limits (in Redis; in memory without it). */
+  attempts: AttemptStore;
   logger: FastifyBaseLogger;
   clock: Clock;
 }
@@ -66,7 +67,7 @@ export async function openInfrastructure(
       db: database.db,
       sql: database.sql,
       redis,
-      counters: redis ? new RedisCounterStore(redis) : new MemoryCounterStore(),
+      attempts: redis ? new RedisAttemptStore(redis) : new MemoryAttemptStore(),
       logger,
       clock: options.clock ?? systemClock,
     },

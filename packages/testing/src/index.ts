@@ -3,3 +3,4 @@ export * from './fake-server.js';
 export * from './fixtures.js';
 export * from './postgres.js';
 export * from './redis.js';
+export * from './redis-server.js';

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { member } from '@nestegg/db';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { checkPassword } from '../modules/auth/passwords.js';
+import { PasswordHasher } from '../modules/auth/passwords.js';
+
+const hasher = new PasswordHasher();
+
 import { createMemberWithSession, useTestApp } from '../test/app.js';
 
 /** Runs `admin …` the way `pnpm --filter @nestegg/api admin …` does. */
@@ -93,7 +96,7 @@ describe('admin command line', () => {
     expect(run.code, run.stderr).toBe(0);
     const row = await byEmail(email);
     expect(row).toMatchObject({ role: 'ADMIN', provider: 'LOCAL', status: 'ACTIVE', displayName: 'Root' });
-    expect((await checkPassword('correct horse battery', row!.passwordHash!)).ok).toBe(true);
+    expect((await hasher.check('correct horse battery', row!.passwordHash!)).ok).toBe(true);
 
     const again = await runCli(['create', email, 'Root'], { ...connection(), ADMIN_PASSWORD: 'correct horse battery' });
     expect(again.code).toBe(1);
@@ -108,7 +111,7 @@ describe('admin command line', () => {
       'long enough secret\n',
     );
     expect(run.code, run.stderr).toBe(0);
-    expect((await checkPassword('long enough secret', (await byEmail(email))!.passwordHash!)).ok).toBe(true);
+    expect((await hasher.check('long enough secret', (await byEmail(email))!.passwordHash!)).ok).toBe(true);
 
     const short = uniqueEmail('short');
     const refused = await runCli(['create', short, 'Short'], { DATABASE_URL: app.database.current.url }, 'short\n');

@@ -75,3 +75,12 @@ export class ServiceUnavailableError extends AppError {
     super(503, code, message);
   }
 }
+
+/** What an overloaded instance answers: 503 OVERLOADED, retry shortly (another instance may take it). */
+export class OverloadedError extends AppError {
+  constructor(retryAfterSeconds = 5) {
+    super(503, 'OVERLOADED', 'The service is overloaded right now. Try again in a few seconds.', {
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    });
+  }
+}

@@ -14,5 +14,5 @@ export const FOREIGN_KEY_VIOLATION = '23503';
 /** Class 22 (data exception): a value the column cannot take, e.g. NUL in text (22021) or an overflow (22003). */
 export function isDataException(error: unknown): boolean {
   const code = pgErrorCode(error);
-  return code !== undefined && code.startsWith('22');
+  return code?.startsWith('22') === true;
 }

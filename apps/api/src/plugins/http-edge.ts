@@ -5,17 +5,8 @@ import underPressure from '@fastify/under-pressure';
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Env } from '../env.js';
-import { AppError } from '../lib/errors.js';
+import { OverloadedError } from '../lib/errors.js';
 import { API_CSP_DIRECTIVES } from '../lib/security-headers.js';
-
-/** What an overloaded instance answers: 503 OVERLOADED, retry shortly (another instance may take it). */
-export class OverloadedError extends AppError {
-  constructor() {
-    super(503, 'OVERLOADED', 'The service is overloaded right now. Try again in a few seconds.', {
-      headers: { 'retry-after': '5' },
-    });
-  }
-}
 
 const CORS_MAX_AGE_SECONDS = 600;
 
@@ -50,6 +41,8 @@ export default fp<{ env: Env }>(
     await app.register(underPressure, {
       maxEventLoopDelay: env.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
       maxEventLoopUtilization: env.OVERLOAD_MAX_EVENT_LOOP_UTILIZATION,
+      // Utilization over the last sample, not since start: start-up work is not overload.
+      eventLoopUtilizationMode: 'interval',
       maxHeapUsedBytes: env.OVERLOAD_MAX_HEAP_USED_BYTES || Math.floor(getHeapStatistics().heap_size_limit * 0.9),
       retryAfter: 5,
       customError: OverloadedError,

@@ -4,7 +4,6 @@ import type { Redis } from 'ioredis';
 import type postgres from 'postgres';
 import type { Env } from '../env.js';
 import { type Clock, openInfrastructure } from '../infrastructure.js';
-import type { CounterStore } from '../lib/counter-store.js';
 import { createServices, type Services } from '../services.js';
 
 declare module 'fastify' {
@@ -13,7 +12,6 @@ declare module 'fastify' {
     sql: postgres.Sql;
     /** The fast store; null when the api runs without REDIS_URL (sessions then live in Postgres only). */
     redis: Redis | null;
-    counters: CounterStore;
     services: Services;
   }
 }
@@ -25,9 +23,13 @@ export default fp<{ env: Env; clock?: Clock }>(
     app.decorate('db', infrastructure.db);
     app.decorate('sql', infrastructure.sql);
     app.decorate('redis', infrastructure.redis);
-    app.decorate('counters', infrastructure.counters);
-    app.decorate('services', createServices(infrastructure));
-    app.addHook('onClose', close);
+    const services = createServices(infrastructure);
+    app.decorate('services', services);
+    await services.sessions.start();
+    app.addHook('onClose', async () => {
+      await services.sessions.stop();
+      await close();
+    });
   },
   { name: 'infrastructure' },
 );

@@ -1,7 +1,7 @@
 import { type MemberPlan, type MemberRole, member } from '@nestegg/db';
-import { useApp } from '@nestegg/testing';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { buildApp } from '../app.js';
+import { type AppFixtureContext, useApp } from '@nestegg/testing';
+import type { FastifyInstance } from 'fastify';
+import { type BuildAppOptions, buildApp } from '../app.js';
 import { loadEnv } from '../env.js';
 import { uniqueEmail } from './auth-helpers.js';
 
@@ -9,23 +9,26 @@ import { uniqueEmail } from './auth-helpers.js';
  * The api built on this test file's own database and Redis prefix. `overrides` sets env variables
  * (pass `REDIS_URL: ''` to run without Redis).
  */
-export function useTestApp(
+export function useTestApp(overrides: Record<string, string | undefined> = {}, options: BuildAppOptions = {}) {
+  return useApp(async (context) => buildApp(loadEnv(testEnvironment(context, overrides)), options));
+}
+
+/** The environment of a test app: this file's database and Redis prefix, quiet logs, then `overrides`. */
+export function testEnvironment(
+  context: AppFixtureContext,
   overrides: Record<string, string | undefined> = {},
-  options: { logger?: FastifyServerOptions['logger'] } = {},
-) {
-  return useApp(async ({ databaseUrl, redisUrl, redisKeyPrefix }) => {
-    const env = loadEnv(
-      withoutEmpty({
-        NODE_ENV: 'test',
-        LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-        DATABASE_URL: databaseUrl,
-        REDIS_URL: redisUrl,
-        REDIS_KEY_PREFIX: redisKeyPrefix,
-        PUBLIC_URL: 'http://nestegg.test',
-        ...overrides,
-      }),
-    );
-    return buildApp(env, options);
+): NodeJS.ProcessEnv {
+  return withoutEmpty({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    DATABASE_URL: context.databaseUrl,
+    REDIS_URL: context.redisUrl,
+    REDIS_KEY_PREFIX: context.redisKeyPrefix,
+    PUBLIC_URL: 'http://nestegg.test',
+    // A busy event loop in a test process is the test runner, not traffic: no shedding on it.
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: '0',
+    ...overrides,
   });
 }
 
@@ -56,9 +59,6 @@ export async function createMemberWithSession(
       plan: options.plan ?? 'FREE',
     })
     .returning();
-  const { token } = await app.services.sessions.create(
-    { memberId: created!.id, displayName: created!.displayName, plan: created!.plan, role: created!.role },
-    false,
-  );
+  const { token } = (await app.services.sessions.open(created!.id, { rememberMe: false }))!;
   return { id: created!.id, email, token, headers: { authorization: `Bearer ${token}` } };
 }

@@ -5,11 +5,19 @@ import type { ScheduledJob } from './job.js';
 export const SESSION_CLEANUP_QUEUE = 'session-cleanup';
 
 /**
- * Deletes session backups whose sliding lifetime has run out, normal and rememberMe alike: each row
- * carries its own expiry. Returns how many were deleted.
+ * A cached session expires in Redis when its backup row does; deleting only rows expired this long ago
+ * keeps clock skew between the api, Redis and PostgreSQL from ever leaving a live cached copy without
+ * its row (which would make it impossible to revoke).
+ */
+export const CLEANUP_MARGIN_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes session backups whose sliding lifetime ran out over an hour ago, normal and rememberMe alike:
+ * each row carries its own expiry. Returns how many were deleted.
  */
 export async function deleteExpiredSessions(db: Database, now = new Date()): Promise<number> {
-  const removed = await db.delete(authSession).where(lt(authSession.expiresAt, now)).returning({ id: authSession.id });
+  const cutoff = new Date(now.getTime() - CLEANUP_MARGIN_MS);
+  const removed = await db.delete(authSession).where(lt(authSession.expiresAt, cutoff)).returning({ id: authSession.id });
   return removed.length;
 }
 

@@ -81,9 +81,23 @@ export const authSession = pgTable(
     expiresAt: instant('expires_at').notNull(),
     createdAt: createdAt(),
     lastSeenAt: instant('last_seen_at').notNull().defaultNow(),
+    /** The client's User-Agent at login (cut to 256 characters), shown in the member's session list. */
+    userAgent: text('user_agent'),
+    /** Last successful re-authentication (password gate or fresh provider token) in this session. */
+    reauthenticatedAt: instant('reauthenticated_at'),
   },
   (t) => [index('auth_session_member_idx').on(t.memberId), index('auth_session_expires_at_idx').on(t.expiresAt)],
 );
+
+/**
+ * Outbox of session cache invalidations: written in the same transaction as the change to the backup
+ * row, deleted once Redis has dropped the cached copy. Whatever Redis did meanwhile (an outage, a failed
+ * delete, a crash after commit), the api retries until it holds.
+ */
+export const sessionCacheInvalidation = pgTable('session_cache_invalidation', {
+  tokenHash: text('token_hash').primaryKey(),
+  createdAt: createdAt(),
+});
 
 export const pointHistory = pgTable(
   'point_history',

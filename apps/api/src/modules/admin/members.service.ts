@@ -5,14 +5,16 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.j
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 import type { AccountDeletion } from '../auth/account-deletion.js';
 import { type MemberSummaryRow, toAdminMember } from '../auth/member.view.js';
-import { hashPassword } from '../auth/passwords.js';
+import type { PasswordHasher } from '../auth/passwords.js';
 import type { SessionStore } from '../auth/session.store.js';
+import { assertAnotherActiveAdminRemains } from './last-admin.js';
 
 /** What the member operations need: the database, the session store, and the one deletion path. */
 export interface MembersDeps {
   db: Database;
   sessions: SessionStore;
   accountDeletion: AccountDeletion;
+  hasher: PasswordHasher;
 }
 
 /** The columns an admin sees: everything of the member response except the (large) profile image. */
@@ -115,6 +117,7 @@ export class MemberAdministration {
   setRole(actorId: number, memberId: number, role: MemberRole): Promise<AdminMember> {
     refuseSelf(actorId, memberId);
     return changeMember(this.deps, async (tx) => {
+      if (role !== 'ADMIN') await assertAnotherActiveAdminRemains(tx, memberId);
       const [row] = await tx.update(member).set({ role }).where(eq(member.id, memberId)).returning(adminMemberColumns);
       return { row, tokenHashes: row ? await this.deps.sessions.updateMember(memberId, { role }, tx) : [] };
     });
@@ -160,7 +163,7 @@ export class MemberAdministration {
    * Throws `ConflictError('EMAIL_TAKEN')` when an account already uses the e-mail: promote it instead.
    */
   async createAdmin(input: NewAdmin): Promise<AdminMember> {
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.deps.hasher.hash(input.password);
     try {
       const [row] = await this.deps.db
         .insert(member)

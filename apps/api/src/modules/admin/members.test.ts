@@ -3,7 +3,10 @@ import { authSession, category, member, pointHistory } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemberWithSession, type TestMember, useTestApp } from '../../test/app.js';
-import { checkPassword, hashPassword } from '../auth/passwords.js';
+import { PasswordHasher } from '../auth/passwords.js';
+
+const hasher = new PasswordHasher();
+
 import { hashToken } from '../auth/session.store.js';
 import { likeContains } from './members.service.js';
 
@@ -190,10 +193,7 @@ describe('GET /api/admin/members', () => {
 describe('PUT /api/admin/members/:id/plan', () => {
   it('sets the plan permanently, clears subscription info, and live sessions see it at once', async () => {
     const target = await createMemberWithSession(app.current, { plan: 'FREE' });
-    const second = await app.current.services.sessions.create(
-      { memberId: target.id, displayName: 'x', plan: 'FREE', role: 'USER' },
-      true,
-    );
+    const second = (await app.current.services.sessions.open(target.id, { rememberMe: true }))!;
     await app.current.db
       .update(member)
       .set({ planExpiresAt: new Date(Date.now() - 1000), planProduct: 'monthly', planAutoRenew: true })
@@ -288,10 +288,7 @@ describe('PUT /api/admin/members/:id/role', () => {
 describe('PUT /api/admin/members/:id/status', () => {
   it('suspending revokes every session and keeps the data; reactivating lets the member back', async () => {
     const target = await createMemberWithSession(app.current);
-    const second = await app.current.services.sessions.create(
-      { memberId: target.id, displayName: 'x', plan: 'FREE', role: 'USER' },
-      false,
-    );
+    const second = (await app.current.services.sessions.open(target.id, { rememberMe: false }))!;
     await app.current.db.insert(pointHistory).values({ memberId: target.id, amount: 10, reason: 'POST' });
     await app.current.db.insert(category).values({ memberId: target.id, name: 'Food', type: 'EXPENSE' });
     expect(await app.current.services.sessions.resolve(target.token)).not.toBeNull();
@@ -326,7 +323,7 @@ describe('PUT /api/admin/members/:id/status', () => {
     const target = await createMemberWithSession(app.current);
     await app.current.db
       .update(member)
-      .set({ passwordHash: await hashPassword('correct horse') })
+      .set({ passwordHash: await hasher.hash('correct horse') })
       .where(eq(member.id, target.id));
     const login = () =>
       app.current.inject({
@@ -456,7 +453,7 @@ describe('first admin (command-line services)', () => {
     const row = await memberRow(created.id);
     expect(row).toMatchObject({ role: 'ADMIN', status: 'ACTIVE', emailVerified: true, plan: 'FREE' });
     expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
-    expect((await checkPassword('correct horse', row!.passwordHash!)).ok).toBe(true);
+    expect((await hasher.check('correct horse', row!.passwordHash!)).ok).toBe(true);
 
     await expect(
       app.current.services.members.createAdmin({

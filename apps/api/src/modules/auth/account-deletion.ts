@@ -1,7 +1,6 @@
 import {
   account,
   accountEntry,
-  authSession,
   boardImage,
   budget,
   budgetIncome,
@@ -26,30 +25,29 @@ import {
 } from '@nestegg/db';
 import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import { NotFoundError } from '../../lib/errors.js';
+import { assertAnotherActiveAdminRemains } from '../admin/last-admin.js';
 import type { SessionStore } from './session.store.js';
 
 /**
  * Deletes a member and everything of theirs, in the spec's order (board data, ledger data, points,
  * purchase records, sessions, the member), in one transaction; then drops their cached sessions.
- * Used by withdrawal and by the admin's member delete.
+ * Used by withdrawal and by the admin's member delete; the last active administrator cannot go.
  */
 export class AccountDeletion {
   constructor(private readonly deps: { db: Database; sessions: SessionStore }) {}
 
   async deleteMemberCompletely(memberId: number): Promise<void> {
     const tokenHashes = await this.deps.db.transaction(async (tx) => {
+      await assertAnotherActiveAdminRemains(tx, memberId);
       const [found] = await tx.select({ id: member.id }).from(member).where(eq(member.id, memberId)).for('update');
       if (!found) throw new NotFoundError('member');
       await deleteBoardData(tx, memberId);
       await deleteLedgerData(tx, memberId);
       await tx.delete(pointHistory).where(eq(pointHistory.memberId, memberId));
       await tx.delete(iapPurchase).where(eq(iapPurchase.memberId, memberId));
-      const sessions = await tx
-        .delete(authSession)
-        .where(eq(authSession.memberId, memberId))
-        .returning({ tokenHash: authSession.tokenHash });
+      const revoked = await this.deps.sessions.destroyAllOf(memberId, { tx });
       await tx.delete(member).where(eq(member.id, memberId));
-      return sessions.map((session) => session.tokenHash);
+      return revoked;
     });
     await this.deps.sessions.forgetCached(tokenHashes);
   }

@@ -20,7 +20,10 @@ export function credentialsHandlers(
       },
       handler: async ({ body }) => ({ status: 201, body: await credentials.signup(body) }),
     },
-    login: async ({ body, request }) => ({ status: 200, body: await credentials.login(body, request.ip) }),
+    login: async ({ body, request }) => ({
+      status: 200,
+      body: await credentials.login(body, { ip: request.ip, userAgent: request.headers['user-agent'] }),
+    }),
     logout: async ({ request }) => {
       if (request.sessionToken) await sessions.destroy(request.sessionToken);
       return { status: 204, body: undefined };
@@ -31,7 +34,8 @@ export function credentialsHandlers(
       return { status: 204, body: undefined };
     },
     verifyPassword: async ({ body, request }) => {
-      await credentials.verifyPassword(sessionOf(request).memberId, body.password);
+      const session = sessionOf(request);
+      await credentials.verifyPassword(session.memberId, body.password, session.tokenHash);
       return { status: 200, body: { verified: true } };
     },
     signupEnabled: async () => ({ status: 200, body: { enabled: await settings.isSignupEnabled() } }),

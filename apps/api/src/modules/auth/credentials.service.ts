@@ -1,13 +1,13 @@
 import type { LoginRequest, SignupRequest } from '@nestegg/contract';
 import { type Database, type Member, member } from '@nestegg/db';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { CounterStore } from '../../lib/counter-store.js';
 import { BadRequestError, ConflictError, ForbiddenError, UnauthenticatedError } from '../../lib/errors.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 import type { AppSettings } from '../settings/app-settings.js';
-import { FailureLimiter, LOGIN_FAILURES, PASSWORD_GATE_FAILURES } from './failure-limiter.js';
-import { burnPasswordCheck, checkPassword, hashPassword } from './passwords.js';
+import type { AttemptLimits } from './attempt-limits.js';
+import { assertStrongPassword } from './password-strength.js';
+import type { PasswordHasher } from './passwords.js';
 import { openSession } from './session.issue.js';
 import type { SessionStore } from './session.store.js';
 
@@ -15,18 +15,21 @@ export interface CredentialsDeps {
   db: Database;
   sessions: SessionStore;
   settings: AppSettings;
-  counters: CounterStore;
+  limits: AttemptLimits;
+  hasher: PasswordHasher;
   logger: FastifyBaseLogger;
 }
 
-export class CredentialsService {
-  private readonly loginFailures: FailureLimiter;
-  private readonly gateFailures: FailureLimiter;
+/** Where a login comes from: the client address (for limits) and its User-Agent (for the session list). */
+export interface LoginOrigin {
+  ip: string;
+  userAgent?: string | undefined;
+}
 
-  constructor(private readonly deps: CredentialsDeps) {
-    this.loginFailures = new FailureLimiter(deps.counters, LOGIN_FAILURES, deps.logger);
-    this.gateFailures = new FailureLimiter(deps.counters, PASSWORD_GATE_FAILURES, deps.logger);
-  }
+const WRONG_CREDENTIALS = 'The e-mail or password is wrong.';
+
+export class CredentialsService {
+  constructor(private readonly deps: CredentialsDeps) {}
 
   /** Creates a LOCAL account. A filled honeypot answers the same as a real sign-up and creates nothing. */
   async signup(input: SignupRequest): Promise<{ email: string; displayName: string }> {
@@ -38,7 +41,8 @@ export class CredentialsService {
     if (!(await this.deps.settings.isSignupEnabled())) {
       throw new ForbiddenError('SIGNUP_DISABLED', 'Sign-up is closed right now.');
     }
-    const passwordHash = await hashPassword(input.password);
+    assertStrongPassword(input.password, [input.email, input.displayName]);
+    const passwordHash = await this.deps.hasher.hash(input.password);
     try {
       await this.deps.db.insert(member).values({
         email: input.email,
@@ -54,47 +58,74 @@ export class CredentialsService {
     return answer;
   }
 
-  async login(input: LoginRequest, ip: string) {
-    await this.loginFailures.assertAllowed(ip);
+  /**
+   * The attempt is counted before the slow verification, and the session is opened only if the member
+   * is, at that moment, still active with the very password hash that was verified.
+   */
+  async login(input: LoginRequest, origin: LoginOrigin) {
+    await this.deps.limits.beginLogin(origin.ip, input.email);
     const found = await this.findByEmail(input.email);
-    const check = found?.passwordHash ? await checkPassword(input.password, found.passwordHash) : null;
+    const check = found?.passwordHash ? await this.deps.hasher.check(input.password, found.passwordHash) : null;
     if (!found || !check?.ok) {
-      if (!found?.passwordHash) await burnPasswordCheck(input.password);
-      await this.loginFailures.recordFailure(ip);
-      throw new UnauthenticatedError('The e-mail or password is wrong.');
+      if (!found?.passwordHash) await this.deps.hasher.burn(input.password);
+      throw new UnauthenticatedError(WRONG_CREDENTIALS);
     }
-    await this.loginFailures.clear(ip);
-    if (check.rehash) await this.storeHash(found.id, check.rehash);
-    return openSession(this.deps.sessions, found, input.rememberMe ?? false);
+    const session = await openSession(this.deps.sessions, found.id, {
+      rememberMe: input.rememberMe ?? false,
+      userAgent: origin.userAgent,
+      verifiedPasswordHash: found.passwordHash,
+    });
+    await this.deps.limits.loginSucceeded(origin.ip, input.email);
+    if (check.rehash) await this.replaceHash(found.id, found.passwordHash!, check.rehash);
+    return session;
   }
 
-  /** The re-authentication gate: 5 failures per 10 minutes per member. */
-  async verifyPassword(memberId: number, password: string): Promise<void> {
-    await this.gateFailures.assertAllowed(String(memberId));
+  /**
+   * The re-authentication gate: 5 failures per 10 minutes per member. A success marks the session as
+   * re-authenticated, which sensitive operations (withdrawal) require.
+   */
+  async verifyPassword(memberId: number, password: string, tokenHash: string): Promise<void> {
+    await this.deps.limits.beginGate(memberId);
     const current = await this.passwordHashOf(memberId);
-    const check = await checkPassword(password, current);
-    if (!check.ok) {
-      await this.gateFailures.recordFailure(String(memberId));
-      throw new BadRequestError('INVALID_PASSWORD', 'The password is wrong.');
-    }
-    await this.gateFailures.clear(String(memberId));
-    if (check.rehash) await this.storeHash(memberId, check.rehash);
+    const check = await this.deps.hasher.check(password, current);
+    if (!check.ok) throw new BadRequestError('INVALID_PASSWORD', 'The password is wrong.');
+    await this.deps.limits.gateSucceeded(memberId);
+    await this.deps.sessions.markReauthenticated(tokenHash);
+    if (check.rehash) await this.replaceHash(memberId, current, check.rehash);
   }
 
-  /** Changes the password and revokes the member's other sessions. Failures count toward the gate's limit. */
+  /**
+   * Changes the password and revokes the member's other sessions. Failures count toward the gate's
+   * limit. The new hash replaces exactly the hash that was verified (compare-and-set), so of parallel
+   * changes only one takes effect and the others are told so.
+   */
   async changePassword(memberId: number, currentPassword: string, newPassword: string, keepTokenHash: string) {
-    await this.gateFailures.assertAllowed(String(memberId));
+    await this.deps.limits.beginGate(memberId);
     const current = await this.passwordHashOf(memberId);
-    if (!(await checkPassword(currentPassword, current)).ok) {
-      await this.gateFailures.recordFailure(String(memberId));
+    if (!(await this.deps.hasher.check(currentPassword, current)).ok) {
       throw new BadRequestError('INVALID_CURRENT_PASSWORD', 'The current password is wrong.');
     }
+    await this.deps.limits.gateSucceeded(memberId);
     if (currentPassword === newPassword) {
       throw new BadRequestError('PASSWORD_UNCHANGED', 'The new password must differ from the current one.');
     }
-    await this.gateFailures.clear(String(memberId));
-    await this.storeHash(memberId, await hashPassword(newPassword));
-    await this.deps.sessions.destroyAllOf(memberId, { except: keepTokenHash });
+    assertStrongPassword(newPassword, await this.identityWords(memberId));
+    const newHash = await this.deps.hasher.hash(newPassword);
+    const revoked = await this.deps.db.transaction(async (tx) => {
+      const [changed] = await tx
+        .update(member)
+        .set({ passwordHash: newHash })
+        .where(and(eq(member.id, memberId), eq(member.passwordHash, current)))
+        .returning({ id: member.id });
+      if (!changed) {
+        throw new ConflictError(
+          'PASSWORD_CHANGED_CONCURRENTLY',
+          'The password was changed by another request. Log in again.',
+        );
+      }
+      return this.deps.sessions.destroyAllOf(memberId, { except: keepTokenHash, tx });
+    });
+    await this.deps.sessions.forgetCached(revoked);
   }
 
   /** Social accounts have no password to check or change. */
@@ -113,6 +144,14 @@ export class CredentialsService {
     return row.passwordHash;
   }
 
+  private async identityWords(memberId: number): Promise<string[]> {
+    const [row] = await this.deps.db
+      .select({ email: member.email, displayName: member.displayName })
+      .from(member)
+      .where(eq(member.id, memberId));
+    return [row?.email ?? '', row?.displayName ?? ''];
+  }
+
   private async findByEmail(email: string): Promise<Member | undefined> {
     const [found] = await this.deps.db
       .select()
@@ -121,7 +160,11 @@ export class CredentialsService {
     return found;
   }
 
-  private async storeHash(memberId: number, passwordHash: string) {
-    await this.deps.db.update(member).set({ passwordHash }).where(eq(member.id, memberId));
+  /** A stronger hash of the same password, stored only if the password did not change meanwhile. */
+  private async replaceHash(memberId: number, verified: string, passwordHash: string) {
+    await this.deps.db
+      .update(member)
+      .set({ passwordHash })
+      .where(and(eq(member.id, memberId), eq(member.passwordHash, verified)));
   }
 }

@@ -44,14 +44,14 @@ describe('local sign-up and login', () => {
       method: 'POST',
       url: '/api/auth/signup',
       remoteAddress: '10.1.0.2',
-      payload: { email, password: 'password-1', displayName: 'A' },
+      payload: { email, password: 'violet kettle 1', displayName: 'A' },
     });
     expect(first.statusCode).toBe(201);
     const second = await app.current.inject({
       method: 'POST',
       url: '/api/auth/signup',
       remoteAddress: '10.1.0.2',
-      payload: { email: email.toUpperCase(), password: 'password-2', displayName: 'B' },
+      payload: { email: email.toUpperCase(), password: 'violet kettle 2', displayName: 'B' },
     });
     expect(second.statusCode).toBe(409);
     expect(second.json().code).toBe('EMAIL_TAKEN');
@@ -63,7 +63,7 @@ describe('local sign-up and login', () => {
       method: 'POST',
       url: '/api/auth/signup',
       remoteAddress: '10.1.0.3',
-      payload: { email, password: 'password-1', displayName: 'Bot', website: 'http://spam.example' },
+      payload: { email, password: 'violet kettle 1', displayName: 'Bot', website: 'http://spam.example' },
     });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toEqual({ email, displayName: 'Bot' });
@@ -79,7 +79,7 @@ describe('local sign-up and login', () => {
         method: 'POST',
         url: '/api/auth/signup',
         remoteAddress: '10.1.0.4',
-        payload: { email: uniqueEmail(), password: 'password-1', displayName: 'Late' },
+        payload: { email: uniqueEmail(), password: 'violet kettle 1', displayName: 'Late' },
       });
       expect(response.statusCode).toBe(403);
       expect(response.json().code).toBe('SIGNUP_DISABLED');
@@ -194,7 +194,7 @@ describe('password change and the password gate', () => {
   });
 
   it('rejects a wrong current password and an unchanged password', async () => {
-    const { headers } = await signUpAndLogIn(app.current, { password: 'same password' });
+    const { headers } = await signUpAndLogIn(app.current, { password: 'same pass phrase 9' });
     const wrong = await app.current.inject({
       method: 'PUT',
       url: '/api/auth/password',
@@ -207,7 +207,7 @@ describe('password change and the password gate', () => {
       method: 'PUT',
       url: '/api/auth/password',
       headers,
-      payload: { currentPassword: 'same password', newPassword: 'same password' },
+      payload: { currentPassword: 'same pass phrase 9', newPassword: 'same pass phrase 9' },
     });
     expect(same.statusCode).toBe(400);
     expect(same.json().code).toBe('PASSWORD_UNCHANGED');
@@ -218,10 +218,7 @@ describe('password change and the password gate', () => {
       .insert(member)
       .values({ email: uniqueEmail('social'), displayName: 'Social', provider: 'IDPONE', idponeId: 'sub-social' })
       .returning();
-    const { token } = await app.current.services.sessions.create(
-      { memberId: social!.id, displayName: 'Social', plan: 'FREE', role: 'USER' },
-      false,
-    );
+    const { token } = (await app.current.services.sessions.open(social!.id, { rememberMe: false }))!;
     const headers = { authorization: `Bearer ${token}` };
     const change = await app.current.inject({
       method: 'PUT',
@@ -241,20 +238,20 @@ describe('password change and the password gate', () => {
   });
 
   it('passes the gate with the right password', async () => {
-    const { headers } = await signUpAndLogIn(app.current, { password: 'gate password' });
+    const { headers } = await signUpAndLogIn(app.current, { password: 'gate keeper phrase' });
     const response = await app.current.inject({
       method: 'POST',
       url: '/api/auth/verify-password',
       headers,
-      payload: { password: 'gate password' },
+      payload: { password: 'gate keeper phrase' },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ verified: true });
   });
 
   it('answers 429 after 5 gate failures in 10 minutes for one member, but not for another', async () => {
-    const victim = await signUpAndLogIn(app.current, { password: 'gate password' });
-    const bystander = await signUpAndLogIn(app.current, { password: 'gate password' });
+    const victim = await signUpAndLogIn(app.current, { password: 'gate keeper phrase' });
+    const bystander = await signUpAndLogIn(app.current, { password: 'gate keeper phrase' });
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const failed = await app.current.inject({
         method: 'POST',
@@ -268,7 +265,7 @@ describe('password change and the password gate', () => {
       method: 'POST',
       url: '/api/auth/verify-password',
       headers: victim.headers,
-      payload: { password: 'gate password' },
+      payload: { password: 'gate keeper phrase' },
     });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().code).toBe('RATE_LIMITED');
@@ -277,7 +274,7 @@ describe('password change and the password gate', () => {
       method: 'POST',
       url: '/api/auth/verify-password',
       headers: bystander.headers,
-      payload: { password: 'gate password' },
+      payload: { password: 'gate keeper phrase' },
     });
     expect(other.statusCode).toBe(200);
   });

@@ -1,5 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthHandlers } from './handlers.js';
+
+const originOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
 export function identityProviderHandlers(
   app: FastifyInstance,
@@ -8,11 +10,13 @@ export function identityProviderHandlers(
   return {
     idpOneLogin: async ({ body, request }) => ({
       status: 200,
-      body: await providerSignIn.signIn('IDPONE', body.idToken, request.ip, {}),
+      body: await providerSignIn.signIn('IDPONE', body.idToken, originOf(request), {}),
     }),
     idpTwoLogin: async ({ body, request }) => ({
       status: 200,
-      body: await providerSignIn.signIn('IDPTWO', body.identityToken, request.ip, { displayName: body.displayName }),
+      body: await providerSignIn.signIn('IDPTWO', body.identityToken, originOf(request), {
+        displayName: body.displayName,
+      }),
     }),
     idpOneClientId: async () => ({ status: 200, body: { clientId: providerSignIn.clientIdOf('IDPONE') } }),
   };

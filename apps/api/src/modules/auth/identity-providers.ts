@@ -10,6 +10,7 @@ import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import { type Env, isProviderConfigured } from '../../env.js';
 import { AppError, ForbiddenError, ServiceUnavailableError } from '../../lib/errors.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
+import type { SessionStore } from './session.store.js';
 
 export type IdentityProvider = 'IDPONE' | 'IDPTWO';
 
@@ -227,6 +228,12 @@ export interface SignInProfile {
   displayName?: string;
 }
 
+/** The member a sign-in resolved to, and the sessions a takeover-closing link ended (to drop after commit). */
+export interface ResolvedMember {
+  member: Member;
+  revokedTokenHashes: string[];
+}
+
 /**
  * Finds the member a verified identity belongs to (by subject id; else by the same verified e-mail, LOCAL
  * accounts first, which is then linked, keeping its provider value; else a new member), in one transaction.
@@ -235,30 +242,34 @@ export interface SignInProfile {
  */
 export async function findOrCreateMember(
   db: Database,
+  sessions: SessionStore,
   provider: IdentityProvider,
   identity: VerifiedIdentity,
   profile: SignInProfile = {},
-): Promise<Member> {
+): Promise<ResolvedMember> {
+  const attempt = () => db.transaction((tx) => resolveMember(tx, sessions, provider, identity, profile));
   try {
-    return await db.transaction((tx) => resolveMember(tx, provider, identity, profile));
+    return await attempt();
   } catch (error) {
     if (pgErrorCode(error) !== UNIQUE_VIOLATION) throw error;
-    return db.transaction((tx) => resolveMember(tx, provider, identity, profile));
+    return attempt();
   }
 }
 
 async function resolveMember(
   tx: Transaction,
+  sessions: SessionStore,
   provider: IdentityProvider,
   identity: VerifiedIdentity,
   profile: SignInProfile,
-): Promise<Member> {
+): Promise<ResolvedMember> {
+  const resolved = (found: Member): ResolvedMember => ({ member: found, revokedTokenHashes: [] });
   const subjectColumn = provider === 'IDPONE' ? member.idponeId : member.idptwoId;
   // Only provider one has a picture claim; provider two sends none.
   const picture = provider === 'IDPONE' ? identity.picture : null;
 
   const [bySubject] = await tx.select().from(member).where(eq(subjectColumn, identity.subject)).limit(1);
-  if (bySubject) return syncPicture(tx, bySubject, picture);
+  if (bySubject) return resolved(await syncPicture(tx, bySubject, picture));
 
   if (identity.email) {
     // E-mails are unique case-insensitively, so at most one row matches; the order still makes
@@ -274,19 +285,10 @@ async function resolveMember(
       const linkedSubject = provider === 'IDPONE' ? byEmail.idponeId : byEmail.idptwoId;
       // A concurrent first sign-in of the same subject committed between the two reads (each statement
       // sees the latest commits): this is the member the subject lookup would now find.
-      if (linkedSubject === identity.subject) return syncPicture(tx, byEmail, picture);
+      if (linkedSubject === identity.subject) return resolved(await syncPicture(tx, byEmail, picture));
       if (!identity.emailVerified) throw new EmailNotVerifiedError();
       if (linkedSubject !== null) throw new AccountLinkedElsewhereError();
-      const [linked] = await tx
-        .update(member)
-        .set(
-          provider === 'IDPONE'
-            ? { idponeId: identity.subject, ...(picture ? { idponePicture: picture } : {}) }
-            : { idptwoId: identity.subject },
-        )
-        .where(eq(member.id, byEmail.id))
-        .returning();
-      return linked!;
+      return linkMember(tx, sessions, provider, byEmail, identity.subject, picture);
     }
   }
 
@@ -305,7 +307,36 @@ async function resolveMember(
         : { idptwoId: identity.subject }),
     })
     .returning();
-  return created!;
+  return resolved(created!);
+}
+
+/**
+ * Links the provider identity into the account holding its verified e-mail. A LOCAL account whose
+ * e-mail was never proven gets its proof from the provider now (decision M22): the password set by
+ * whoever registered the address stops working and the account's other sessions end, so pre-registering
+ * someone's address cannot capture their later provider sign-in.
+ */
+async function linkMember(
+  tx: Transaction,
+  sessions: SessionStore,
+  provider: IdentityProvider,
+  found: Member,
+  subject: string,
+  picture: string | null,
+): Promise<ResolvedMember> {
+  const unproven = found.provider === 'LOCAL' && !found.emailVerified;
+  const [linked] = await tx
+    .update(member)
+    .set({
+      ...(provider === 'IDPONE'
+        ? { idponeId: subject, ...(picture ? { idponePicture: picture } : {}) }
+        : { idptwoId: subject }),
+      ...(unproven ? { emailVerified: true, passwordHash: null } : {}),
+    })
+    .where(eq(member.id, found.id))
+    .returning();
+  const revokedTokenHashes = unproven ? await sessions.destroyAllOf(found.id, { tx }) : [];
+  return { member: linked!, revokedTokenHashes };
 }
 
 /** Provider one's picture claim replaces the stored one when it differs; an absent claim keeps it. */

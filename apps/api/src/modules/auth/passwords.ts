@@ -1,12 +1,9 @@
 import argon2 from 'argon2';
 import bcrypt from 'bcryptjs';
+import { OverloadedError } from '../../lib/errors.js';
 
 /** OWASP's recommended argon2id settings: 19 MiB of memory, 2 iterations, 1 lane. */
-const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
-export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, ARGON2_OPTIONS);
-}
+export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 const isBcryptHash = (hash: string) => /^\$2[abxy]\$/.test(hash);
 
@@ -16,24 +13,82 @@ export interface PasswordCheck {
   rehash?: string;
 }
 
-/**
- * Verifies against an argon2id hash, or a bcrypt hash carried over from the old system; a match on a
- * bcrypt (or outdated argon2) hash comes back with a new argon2id hash to store.
- */
-export async function checkPassword(password: string, hash: string): Promise<PasswordCheck> {
-  if (isBcryptHash(hash)) {
-    const ok = await bcrypt.compare(password, hash);
-    return ok ? { ok, rehash: await hashPassword(password) } : { ok };
-  }
-  const ok = await argon2.verify(hash, password).catch(() => false);
-  if (!ok) return { ok };
-  return argon2.needsRehash(hash, ARGON2_OPTIONS) ? { ok, rehash: await hashPassword(password) } : { ok };
+export interface PasswordHasherOptions {
+  /** Hashes computed at once (libuv runs 4 by default; more only queue there instead of here). */
+  concurrency: number;
+  /** Waiting hashes beyond which new ones are shed at once. */
+  maxQueued: number;
+  /** How long a hash may wait for its turn before it is shed. */
+  maxWaitMs: number;
 }
 
-// Verifying against this when no account matches keeps the timing of "no such e-mail" and
-// "wrong password" alike.
-let dummyHash: Promise<string> | undefined;
-export async function burnPasswordCheck(password: string): Promise<void> {
-  dummyHash ??= hashPassword('nestegg-timing-equaliser');
-  await argon2.verify(await dummyHash, password).catch(() => false);
+/** Decision M20: 4 at a time, at most 32 waiting, none waiting longer than 2 seconds. */
+export const DEFAULT_HASHER_OPTIONS: PasswordHasherOptions = { concurrency: 4, maxQueued: 32, maxWaitMs: 2000 };
+
+/**
+ * argon2id hashing and verification behind a bounded queue: a flood of logins cannot build an unbounded
+ * backlog that delays every genuine login; the excess is shed at once with 503 OVERLOADED (Retry-After).
+ */
+export class PasswordHasher {
+  private running = 0;
+  private readonly waiting: Array<{ start: () => void; timer: NodeJS.Timeout }> = [];
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(private readonly options: PasswordHasherOptions = DEFAULT_HASHER_OPTIONS) {}
+
+  hash(password: string): Promise<string> {
+    return this.run(() => argon2.hash(password, ARGON2_OPTIONS));
+  }
+
+  /**
+   * Verifies against an argon2id hash, or a bcrypt hash carried over from the old system; a match on a
+   * bcrypt (or outdated argon2) hash comes back with a new argon2id hash to store.
+   */
+  async check(password: string, hash: string): Promise<PasswordCheck> {
+    const ok = await this.run(() =>
+      isBcryptHash(hash) ? bcrypt.compare(password, hash) : argon2.verify(hash, password).catch(() => false),
+    );
+    if (!ok) return { ok };
+    const outdated = isBcryptHash(hash) || argon2.needsRehash(hash, ARGON2_OPTIONS);
+    return outdated ? { ok, rehash: await this.hash(password) } : { ok };
+  }
+
+  /** Verifying against this when no account matches keeps "no such e-mail" and "wrong password" alike in time. */
+  async burn(password: string): Promise<void> {
+    this.dummyHash ??= argon2.hash('nestegg-timing-equaliser', ARGON2_OPTIONS);
+    const dummy = await this.dummyHash;
+    await this.run(() => argon2.verify(dummy, password).catch(() => false));
+  }
+
+  private async run<T>(task: () => Promise<T>): Promise<T> {
+    await this.turn();
+    try {
+      return await task();
+    } finally {
+      this.running -= 1;
+      this.waiting.shift()?.start();
+    }
+  }
+
+  private turn(): Promise<void> {
+    if (this.running < this.options.concurrency) {
+      this.running += 1;
+      return Promise.resolve();
+    }
+    if (this.waiting.length >= this.options.maxQueued) return Promise.reject(new OverloadedError());
+    return new Promise((resolve, reject) => {
+      const entry = {
+        start: () => {
+          clearTimeout(entry.timer);
+          this.running += 1;
+          resolve();
+        },
+        timer: setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(entry), 1);
+          reject(new OverloadedError());
+        }, this.options.maxWaitMs),
+      };
+      this.waiting.push(entry);
+    });
+  }
 }

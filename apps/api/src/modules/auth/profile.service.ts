@@ -1,7 +1,7 @@
 import { type Database, type Member, member } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
 import { UnauthenticatedError } from '../../lib/errors.js';
-import { validateProfileImage } from './profile-image.js';
+import { profileImageToStore } from './profile-image.js';
 import type { SessionStore } from './session.store.js';
 
 export interface ProfileDeps {
@@ -31,8 +31,9 @@ export class ProfileService {
     return updated;
   }
 
+  /** Stores a re-encoded copy of the sent image, never the sent bytes; an empty value clears it. */
   async setImage(memberId: number, dataUrl: string): Promise<Member> {
-    const profileImage = validateProfileImage(dataUrl, this.deps.profileImageMaxBytes);
+    const profileImage = await profileImageToStore(dataUrl, this.deps.profileImageMaxBytes);
     const [updated] = await this.deps.db
       .update(member)
       .set({ profileImage })

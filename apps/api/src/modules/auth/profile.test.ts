@@ -1,15 +1,86 @@
+import { crc32, deflateSync } from 'node:zlib';
 import { member, pointHistory } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
+import sharp, { type FormatEnum } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { signUpAndLogIn } from '../../test/auth-helpers.js';
 
 // A real 1×1 PNG.
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const MAX_BYTES = 64 * 1024;
+const SCRIPT = '<script>alert(1)</script>';
+const MARK = 'SECRET-METADATA-MARK';
+
+function solid(width: number, height: number, format: keyof FormatEnum): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#33aa77' } })
+    .toFormat(format)
+    .toBuffer();
+}
+
+async function truncatedPng(): Promise<Buffer> {
+  const png = await noisyPng();
+  return png.subarray(0, Math.floor(png.length / 2));
+}
+
+function noisyPng(): Promise<Buffer> {
+  const pixels = Buffer.from(Array.from({ length: 64 * 64 * 3 }, (_, index) => (index * 7919) % 251));
+  return sharp(pixels, { raw: { width: 64, height: 64, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+function withBadChecksum(png: Buffer): Buffer {
+  const copy = Buffer.from(png);
+  const data = copy.indexOf('IDAT', 0, 'latin1');
+  const checksumAt = data + 4 + copy.readUInt32BE(data - 4);
+  copy[checksumAt] = copy[checksumAt]! ^ 0xff;
+  return copy;
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const typeAndData = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const checksum = Buffer.alloc(4);
+  checksum.writeUInt32BE(crc32(typeAndData));
+  return Buffer.concat([length, typeAndData, checksum]);
+}
+
+/** A valid one-bit PNG of one colour: about 48 KB that would decode to 20000 × 20000 pixels. */
+function decompressionBomb(): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(20_000, 0);
+  header.writeUInt32BE(20_000, 4);
+  header[8] = 1; // bit depth; colour type 0 (grey), no interlace
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(2501 * 20_000), { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function withMetadata(format: 'png' | 'jpeg' | 'webp'): Promise<Buffer> {
+  return sharp({ create: { width: 12, height: 12, channels: 3, background: '#123456' } })
+    .toFormat(format)
+    .withExif({ IFD0: { ImageDescription: MARK }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } })
+    .toBuffer();
+}
+
+const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
+
+function storedImage(profileImage: string): { type: string; bytes: Buffer } {
+  const [, type, base64] = /^data:(image\/[a-z]+);base64,(.+)$/.exec(profileImage) ?? [];
+  if (!type || !base64) throw new Error(`not a data URL: ${profileImage.slice(0, 40)}`);
+  return { type, bytes: Buffer.from(base64, 'base64') };
+}
 
 describe('profile, picture and points', () => {
-  const app = useTestApp({ PROFILE_IMAGE_MAX_BYTES: '2048' });
+  const app = useTestApp({ PROFILE_IMAGE_MAX_BYTES: String(MAX_BYTES) });
   const get = (url: string, headers: Record<string, string>) => app.current.inject({ method: 'GET', url, headers });
+  const putImage = (headers: Record<string, string>, value: string) =>
+    app.current.inject({ method: 'PUT', url: '/api/auth/profile-image', headers, payload: { dataUrl: value } });
 
   it('shows the latest state without a new login', async () => {
     const { headers, member: created } = await signUpAndLogIn(app.current);
@@ -38,53 +109,111 @@ describe('profile, picture and points', () => {
     expect((await get('/api/auth/profile', headers)).json().displayName).toBe('New name');
   });
 
-  it('stores a real image as a data URL and clears it with an empty value', async () => {
+  it('stores a re-encoded copy of a real image as a data URL and clears it with an empty value', async () => {
     const { headers } = await signUpAndLogIn(app.current);
-    const dataUrl = `data:image/png;base64,${PNG_1X1}`;
-    const set = await app.current.inject({
-      method: 'PUT',
-      url: '/api/auth/profile-image',
-      headers,
-      payload: { dataUrl },
-    });
+    const set = await putImage(headers, `data:image/png;base64,${PNG_1X1}`);
     expect(set.statusCode).toBe(200);
-    expect(set.json().profileImage).toBe(dataUrl);
-    const cleared = await app.current.inject({
-      method: 'PUT',
-      url: '/api/auth/profile-image',
-      headers,
-      payload: { dataUrl: '' },
-    });
+    const stored = storedImage(set.json().profileImage);
+    expect(stored.type).toBe('image/png');
+    expect(await sharp(stored.bytes).metadata()).toMatchObject({ format: 'png', width: 1, height: 1 });
+    expect((await get('/api/auth/profile', headers)).json().profileImage).toBe(set.json().profileImage);
+    const cleared = await putImage(headers, '');
     expect(cleared.json().profileImage).toBeNull();
   });
 
-  it('refuses data that is not the declared image type, and images over the limit', async () => {
+  it('refuses data that is not an image, and images over the byte limit', async () => {
     const { headers } = await signUpAndLogIn(app.current);
-    const fake = Buffer.from('<svg onload="alert(1)"></svg>').toString('base64');
-    const notPng = await app.current.inject({
-      method: 'PUT',
-      url: '/api/auth/profile-image',
-      headers,
-      payload: { dataUrl: `data:image/png;base64,${fake}` },
-    });
+    const fake = Buffer.from('<svg onload="alert(1)"></svg>');
+    const notPng = await putImage(headers, dataUrl('image/png', fake));
     expect(notPng.statusCode).toBe(400);
     expect(notPng.json().code).toBe('INVALID_IMAGE');
-    const svg = await app.current.inject({
-      method: 'PUT',
-      url: '/api/auth/profile-image',
-      headers,
-      payload: { dataUrl: `data:image/svg+xml;base64,${fake}` },
-    });
+    const svg = await putImage(headers, dataUrl('image/svg+xml', fake));
     expect(svg.statusCode).toBe(400);
-    const big = Buffer.concat([Buffer.from(PNG_1X1, 'base64'), Buffer.alloc(4096)]).toString('base64');
-    const tooLarge = await app.current.inject({
-      method: 'PUT',
-      url: '/api/auth/profile-image',
-      headers,
-      payload: { dataUrl: `data:image/png;base64,${big}` },
-    });
+    const big = Buffer.concat([Buffer.from(PNG_1X1, 'base64'), Buffer.alloc(MAX_BYTES)]);
+    const tooLarge = await putImage(headers, dataUrl('image/png', big));
     expect(tooLarge.statusCode).toBe(400);
     expect(tooLarge.json().code).toBe('IMAGE_TOO_LARGE');
+  });
+
+  it.each<[string, () => Promise<Buffer> | Buffer]>([
+    ['a truncated PNG', truncatedPng],
+    ['a bare PNG signature', () => Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
+    ['a PNG with a bad checksum', async () => withBadChecksum(await noisyPng())],
+    ['a GIF/JavaScript polyglot', () => Buffer.from('GIF89a/*\x01\x00\x01\x00\x00\x00\x00*/=alert(1);//', 'latin1')],
+    ['JPEG magic followed by HTML', () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(SCRIPT)])],
+    ['a WebP header followed by a script', () => Buffer.from(`RIFF\x40\x00\x00\x00WEBPVP8 ${SCRIPT}`, 'latin1')],
+    ['an SVG', () => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect/></svg>`)],
+  ])('refuses %s with 400 INVALID_IMAGE and keeps the old picture', async (_, bytes) => {
+    const { headers } = await signUpAndLogIn(app.current);
+    const before = (await putImage(headers, `data:image/png;base64,${PNG_1X1}`)).json().profileImage;
+    const response = await putImage(headers, dataUrl('image/png', await bytes()));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('INVALID_IMAGE');
+    expect((await get('/api/auth/profile', headers)).json().profileImage).toBe(before);
+  });
+
+  it('stores a PNG with HTML appended without the HTML', async () => {
+    // Decoders stop at the image's end; the copy holds only what the encoder wrote.
+    const { headers } = await signUpAndLogIn(app.current);
+    const withHtml = Buffer.concat([await solid(20, 20, 'png'), Buffer.from(`<html>${SCRIPT}</html>`)]);
+    const response = await putImage(headers, dataUrl('image/png', withHtml));
+    expect(response.statusCode).toBe(200);
+    const stored = storedImage(response.json().profileImage);
+    expect(stored.bytes.includes(SCRIPT)).toBe(false);
+    expect(stored.bytes.includes('<html>')).toBe(false);
+    expect(await sharp(stored.bytes).metadata()).toMatchObject({ format: 'png', width: 20, height: 20 });
+  });
+
+  it.each([
+    ['png', 'image/png'],
+    ['jpeg', 'image/jpeg'],
+    ['webp', 'image/webp'],
+  ] as const)('stores a %s as %s without its EXIF or GPS data', async (format, type) => {
+    const { headers } = await signUpAndLogIn(app.current);
+    const input = await withMetadata(format);
+    expect(input.includes(MARK)).toBe(true);
+    const response = await putImage(headers, dataUrl(type, input));
+    expect(response.statusCode).toBe(200);
+    const stored = storedImage(response.json().profileImage);
+    expect(stored.type).toBe(type);
+    expect(stored.bytes.includes(MARK)).toBe(false);
+    const metadata = await sharp(stored.bytes).metadata();
+    expect([metadata.exif, metadata.xmp, metadata.icc]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('stores a GIF as a PNG', async () => {
+    const { headers } = await signUpAndLogIn(app.current);
+    const response = await putImage(headers, dataUrl('image/gif', await solid(30, 20, 'gif')));
+    expect(response.statusCode).toBe(200);
+    const stored = storedImage(response.json().profileImage);
+    expect(stored.type).toBe('image/png');
+    expect(await sharp(stored.bytes).metadata()).toMatchObject({ format: 'png', width: 30, height: 20 });
+  });
+
+  it('stores the real type when the declared one differs', async () => {
+    const { headers } = await signUpAndLogIn(app.current);
+    const response = await putImage(headers, dataUrl('image/gif', await solid(10, 10, 'jpeg')));
+    expect(response.statusCode).toBe(200);
+    expect(storedImage(response.json().profileImage).type).toBe('image/jpeg');
+  });
+
+  it('refuses a decompression bomb with IMAGE_TOO_LARGE without decoding it', async () => {
+    const { headers } = await signUpAndLogIn(app.current);
+    const bomb = decompressionBomb();
+    expect(bomb.length).toBeLessThan(MAX_BYTES);
+    const started = performance.now();
+    const response = await putImage(headers, dataUrl('image/png', bomb));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('IMAGE_TOO_LARGE');
+  });
+
+  it('stores the avatar at most 512 pixels on its longer side', async () => {
+    const { headers } = await signUpAndLogIn(app.current);
+    const response = await putImage(headers, dataUrl('image/png', await solid(2000, 1000, 'png')));
+    expect(response.statusCode).toBe(200);
+    const stored = storedImage(response.json().profileImage);
+    expect(await sharp(stored.bytes).metadata()).toMatchObject({ width: 512, height: 256 });
   });
 
   it('reports the balance and at most 100 history entries, newest first, of the caller only', async () => {

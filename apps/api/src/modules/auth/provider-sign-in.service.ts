@@ -1,8 +1,7 @@
 import type { SessionResponse } from '@nestegg/contract';
 import type { Database } from '@nestegg/db';
 import type { FastifyBaseLogger } from 'fastify';
-import type { CounterStore } from '../../lib/counter-store.js';
-import { FailureLimiter, PROVIDER_SIGNIN_FAILURES } from './failure-limiter.js';
+import type { AttemptLimits } from './attempt-limits.js';
 import {
   findOrCreateMember,
   type IdentityProvider,
@@ -21,7 +20,7 @@ const PROVIDER_SESSIONS_REMEMBER_ME = true;
 export interface ProviderSignInDeps {
   db: Database;
   sessions: SessionStore;
-  counters: CounterStore;
+  limits: AttemptLimits;
   logger: FastifyBaseLogger;
   providers: Record<IdentityProvider, ProviderConfig | null>;
 }
@@ -30,14 +29,12 @@ export interface ProviderSignInDeps {
 export class ProviderSignInService {
   /** One verifier (and so one cached remote key set) per provider for the life of the process. */
   private readonly verifiers: Record<IdentityProvider, IdTokenVerifier>;
-  private readonly limiter: FailureLimiter;
 
   constructor(private readonly deps: ProviderSignInDeps) {
     this.verifiers = {
       IDPONE: new IdTokenVerifier('IDPONE', deps.providers.IDPONE, deps.logger),
       IDPTWO: new IdTokenVerifier('IDPTWO', deps.providers.IDPTWO, deps.logger),
     };
-    this.limiter = new FailureLimiter(deps.counters, PROVIDER_SIGNIN_FAILURES, deps.logger);
   }
 
   /** Null unless sign-in would work: the app hides the button instead of offering a 503. */
@@ -48,23 +45,28 @@ export class ProviderSignInService {
   async signIn(
     provider: IdentityProvider,
     token: string,
-    ip: string,
+    origin: { ip: string; userAgent?: string | undefined },
     profile: SignInProfile,
   ): Promise<SessionResponse> {
     const verifier = this.verifiers[provider];
     verifier.assertConfigured();
-    await this.limiter.assertAllowed(ip);
-    const identity = await this.verifyCounting(verifier, token, ip);
-    await this.limiter.clear(ip);
-    const found = await findOrCreateMember(this.deps.db, provider, identity, profile);
-    return openSession(this.deps.sessions, found, PROVIDER_SESSIONS_REMEMBER_ME);
+    await this.deps.limits.beginProviderSignIn(origin.ip);
+    const identity = await this.verifyCounting(verifier, token, origin.ip);
+    await this.deps.limits.providerSignInSucceeded(origin.ip);
+    const resolved = await findOrCreateMember(this.deps.db, this.deps.sessions, provider, identity, profile);
+    await this.deps.sessions.forgetCached(resolved.revokedTokenHashes);
+    return openSession(this.deps.sessions, resolved.member.id, {
+      rememberMe: PROVIDER_SESSIONS_REMEMBER_ME,
+      userAgent: origin.userAgent,
+    });
   }
 
+  /** A rejected token stays counted; an unreachable provider is not the caller's failure. */
   private async verifyCounting(verifier: IdTokenVerifier, token: string, ip: string): Promise<VerifiedIdentity> {
     try {
       return await verifier.verify(token);
     } catch (error) {
-      if (error instanceof InvalidIdTokenError) await this.limiter.recordFailure(ip);
+      if (!(error instanceof InvalidIdTokenError)) await this.deps.limits.providerSignInInconclusive(ip);
       throw error;
     }
   }

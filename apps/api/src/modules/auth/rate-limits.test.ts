@@ -1,73 +1,157 @@
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { signUpAndLogIn, uniqueEmail } from '../../test/auth-helpers.js';
 
-const wrongLogin = (email: string) => ({
-  method: 'POST' as const,
-  url: '/api/auth/login',
-  payload: { email, password: 'wrong password' },
-});
+const login = (app: FastifyInstance, email: string, password: string, remoteAddress: string, headers = {}) =>
+  app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress, headers, payload: { email, password } });
+
+/** Wrong logins from one address, each against an e-mail no account has (so no account lock interferes). */
+async function wrongLoginsToStrangers(app: FastifyInstance, ip: string, count: number) {
+  const statuses: number[] = [];
+  for (let attempt = 0; attempt < count; attempt += 1) {
+    statuses.push((await login(app, uniqueEmail('stranger'), 'wrong password', ip)).statusCode);
+  }
+  return statuses;
+}
 
 describe('login failure limit: 10 per 10 minutes per IP', () => {
   const app = useTestApp();
 
   it('answers 429 RATE_LIMITED with Retry-After after 10 failures, even for the right password', async () => {
     const { email, password } = await signUpAndLogIn(app.current);
-    for (let attempt = 0; attempt < 10; attempt += 1) {
-      const failed = await app.current.inject({ ...wrongLogin(email), remoteAddress: '10.2.0.1' });
-      expect(failed.statusCode).toBe(401);
-    }
-    const blocked = await app.current.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      remoteAddress: '10.2.0.1',
-      payload: { email, password },
-    });
+    expect(await wrongLoginsToStrangers(app.current, '10.2.0.1', 10)).toEqual(Array(10).fill(401));
+    const blocked = await login(app.current, email, password, '10.2.0.1');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().code).toBe('RATE_LIMITED');
     const retryAfter = Number(blocked.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(500);
     expect(retryAfter).toBeLessThanOrEqual(600);
-    const elsewhere = await app.current.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      remoteAddress: '10.2.0.2',
-      payload: { email, password },
-    });
-    expect(elsewhere.statusCode).toBe(200);
+    expect((await login(app.current, email, password, '10.2.0.2')).statusCode).toBe(200);
   });
 
-  it('clears the counter on a successful login', async () => {
-    const { email, password } = await signUpAndLogIn(app.current);
-    for (let attempt = 0; attempt < 9; attempt += 1)
-      await app.current.inject({ ...wrongLogin(email), remoteAddress: '10.2.0.3' });
-    const success = await app.current.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      remoteAddress: '10.2.0.3',
-      payload: { email, password },
-    });
-    expect(success.statusCode).toBe(200);
+  it("clears the honest member's own failures on their success", async () => {
+    const { email, password } = await signUpAndLogIn(app.current, { ip: '10.2.0.3' });
+    for (let attempt = 0; attempt < 9; attempt += 1) await login(app.current, email, 'wrong password', '10.2.0.3');
+    expect((await login(app.current, email, password, '10.2.0.3')).statusCode).toBe(200);
     for (let attempt = 0; attempt < 9; attempt += 1) {
-      expect((await app.current.inject({ ...wrongLogin(email), remoteAddress: '10.2.0.3' })).statusCode).toBe(401);
+      expect((await login(app.current, email, 'wrong password', '10.2.0.3')).statusCode).toBe(401);
     }
+  });
+
+  it("does not let a success on the attacker's own account clear failures against other accounts", async () => {
+    const own = await signUpAndLogIn(app.current, { ip: '10.2.0.5' });
+    const statuses: number[] = [];
+    for (let round = 0; round < 6; round += 1) {
+      statuses.push(...(await wrongLoginsToStrangers(app.current, '10.2.0.5', 2)));
+      statuses.push((await login(app.current, own.email, own.password, '10.2.0.5')).statusCode);
+    }
+    // 10 failures against others in all, whatever the interleaved successes; then the address is blocked.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('counts 40 parallel wrong logins from one address against the limit of 10', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => login(app.current, uniqueEmail('parallel'), 'wrong password', '10.2.0.6')),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30);
   });
 
   it('ignores X-Forwarded-For when no proxy is trusted', async () => {
-    const email = uniqueEmail();
     for (let attempt = 0; attempt < 10; attempt += 1) {
-      await app.current.inject({
-        ...wrongLogin(email),
-        remoteAddress: '10.2.0.4',
-        headers: { 'x-forwarded-for': `198.51.100.${attempt}` },
+      await login(app.current, uniqueEmail(), 'wrong password', '10.2.0.4', {
+        'x-forwarded-for': `198.51.100.${attempt}`,
       });
     }
-    const spoofed = await app.current.inject({
-      ...wrongLogin(email),
-      remoteAddress: '10.2.0.4',
-      headers: { 'x-forwarded-for': '198.51.100.99' },
+    const spoofed = await login(app.current, uniqueEmail(), 'wrong password', '10.2.0.4', {
+      'x-forwarded-for': '198.51.100.99',
     });
     expect(spoofed.statusCode).toBe(429);
+  });
+});
+
+describe('per-account login backoff across addresses', () => {
+  const app = useTestApp();
+
+  it('locks an account after 5 failures from unknown addresses, for them only', async () => {
+    const owner = await signUpAndLogIn(app.current, { ip: '10.6.0.1' });
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await login(app.current, owner.email, 'wrong password', `10.6.1.${attempt}`)).statusCode).toBe(401);
+    }
+    const locked = await login(app.current, owner.email, owner.password, '10.6.1.99');
+    expect(locked.statusCode).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(20);
+    expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(30);
+    // The owner's own address logged in before: the attacker cannot lock them out.
+    expect((await login(app.current, owner.email, owner.password, '10.6.0.1')).statusCode).toBe(200);
+  });
+
+  it('stops 90 parallel guesses from 30 addresses, and the right password from a new address then', async () => {
+    const owner = await signUpAndLogIn(app.current, { ip: '10.6.0.2' });
+    const guesses = await Promise.all(
+      Array.from({ length: 90 }, (_, index) =>
+        login(app.current, owner.email, `guess ${index}`, `10.6.2.${index % 30}`),
+      ),
+    );
+    const evaluated = guesses.filter((answer) => answer.statusCode === 401).length;
+    expect(evaluated).toBeLessThanOrEqual(6);
+    expect(guesses.filter((answer) => answer.statusCode === 429)).toHaveLength(90 - evaluated);
+    expect((await login(app.current, owner.email, owner.password, '10.6.3.1')).statusCode).toBe(429);
+  });
+});
+
+describe('password gate under parallel failures', () => {
+  const app = useTestApp();
+
+  it('counts 30 parallel wrong gate calls against the limit of 5', async () => {
+    const { headers } = await signUpAndLogIn(app.current);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        app.current.inject({
+          method: 'POST',
+          url: '/api/auth/verify-password',
+          headers,
+          payload: { password: 'wrong one' },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(25);
+  });
+});
+
+describe('bounded queue of password verifications', () => {
+  const app = useTestApp();
+
+  it('sheds a flood of logins quickly with 503 instead of queueing it, and still serves a genuine login', async () => {
+    const owner = await signUpAndLogIn(app.current, { ip: '10.7.0.1' });
+    const started = performance.now();
+    const timed = (promise: Promise<{ statusCode: number; headers: Record<string, unknown> }>) =>
+      promise.then((answer) => ({ answer, ms: performance.now() - started }));
+    const flood = Array.from({ length: 150 }, (_, index) =>
+      timed(
+        login(
+          app.current,
+          uniqueEmail('flood'),
+          'wrong password',
+          `10.7.${1 + Math.floor(index / 200)}.${index % 200}`,
+        ),
+      ),
+    );
+    const genuine = timed(login(app.current, owner.email, owner.password, '10.7.0.1'));
+    const answers = await Promise.all(flood);
+    const shed = answers.filter(({ answer }) => answer.statusCode === 503);
+    expect(shed.length).toBeGreaterThan(50);
+    expect(shed.every(({ answer }) => answer.headers['retry-after'] !== undefined)).toBe(true);
+    expect(answers.every(({ answer }) => [401, 503].includes(answer.statusCode))).toBe(true);
+    expect(Math.min(...shed.map(({ ms }) => ms))).toBeLessThan(500);
+    const { answer, ms } = await genuine;
+    expect([200, 503]).toContain(answer.statusCode);
+    expect(ms).toBeLessThan(4000);
   });
 });
 
@@ -75,25 +159,25 @@ describe('client IP behind a trusted proxy', () => {
   const app = useTestApp({ TRUST_PROXY: '10.3.0.1' });
 
   it('counts per forwarded client address when the request comes through the trusted proxy', async () => {
-    const email = uniqueEmail();
+    const forwardedFor = (client: string) => ({ 'x-forwarded-for': client });
     for (let attempt = 0; attempt < 10; attempt += 1) {
-      await app.current.inject({
-        ...wrongLogin(email),
-        remoteAddress: '10.3.0.1',
-        headers: { 'x-forwarded-for': '203.0.113.7' },
-      });
+      await login(app.current, uniqueEmail(), 'wrong password', '10.3.0.1', forwardedFor('203.0.113.7'));
     }
-    const sameClient = await app.current.inject({
-      ...wrongLogin(email),
-      remoteAddress: '10.3.0.1',
-      headers: { 'x-forwarded-for': '203.0.113.7' },
-    });
+    const sameClient = await login(
+      app.current,
+      uniqueEmail(),
+      'wrong password',
+      '10.3.0.1',
+      forwardedFor('203.0.113.7'),
+    );
     expect(sameClient.statusCode).toBe(429);
-    const otherClient = await app.current.inject({
-      ...wrongLogin(email),
-      remoteAddress: '10.3.0.1',
-      headers: { 'x-forwarded-for': '203.0.113.8' },
-    });
+    const otherClient = await login(
+      app.current,
+      uniqueEmail(),
+      'wrong password',
+      '10.3.0.1',
+      forwardedFor('203.0.113.8'),
+    );
     expect(otherClient.statusCode).toBe(401);
   });
 });
@@ -105,7 +189,7 @@ describe('sign-up limit: 5 per hour per IP', () => {
       method: 'POST',
       url: '/api/auth/signup',
       remoteAddress,
-      payload: { email: uniqueEmail(), password: 'password-1', displayName: 'New' },
+      payload: { email: uniqueEmail(), password: 'violet kettle 1', displayName: 'New' },
     });
 
   it('answers the sixth sign-up from one IP within the hour with 429', async () => {

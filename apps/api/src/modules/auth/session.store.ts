@@ -1,8 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { authSession, type Database, type DbOrTx, type MemberPlan, type MemberRole } from '@nestegg/db';
-import { and, eq, gt, ne } from 'drizzle-orm';
+import {
+  authSession,
+  type Database,
+  type DbOrTx,
+  type Member,
+  type MemberPlan,
+  type MemberRole,
+  member,
+  sessionCacheInvalidation,
+} from '@nestegg/db';
+import { and, asc, eq, gt, inArray, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { Redis, Result } from 'ioredis';
+import type postgres from 'postgres';
 import type { Clock } from '../../infrastructure.js';
 
 export const REMEMBER_ME_TTL_SECONDS = 30 * 24 * 60 * 60;
@@ -19,14 +29,21 @@ export interface ActiveSession extends SessionMember {
   tokenHash: string;
   rememberMe: boolean;
   expiresAt: Date;
+  /** Last re-authentication in this session (password gate or fresh provider token), or null. */
+  reauthenticatedAt: Date | null;
 }
 
+/** The cached copy: times in epoch milliseconds. */
 interface CachedSession extends SessionMember {
   rememberMe: boolean;
+  expiresAt: number;
+  reauthenticatedAt: number | null;
 }
 
 export interface SessionStoreDeps {
   db: Database;
+  /** For LISTEN/NOTIFY between api instances (see `forgetCached`). */
+  sql: postgres.Sql;
   redis: Redis | null;
   logger: FastifyBaseLogger;
   clock: Clock;
@@ -34,236 +51,497 @@ export interface SessionStoreDeps {
   ttlSeconds: number;
 }
 
+export interface OpenSessionOptions {
+  rememberMe: boolean;
+  userAgent?: string | undefined;
+  /** Checks the member as of the session's own transaction (row locked); throws to refuse the session. */
+  guard?: (locked: Member) => void;
+}
+
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
 const cacheKey = (tokenHash: string) => `session:${tokenHash}`;
-/** Present while the backup's expiry is fresh; once it lapses, the next use slides the backup too. */
-const backupFreshKey = (tokenHash: string) => `session-backup-fresh:${tokenHash}`;
-const backupRefreshSeconds = (ttlSeconds: number) => Math.max(1, Math.floor(ttlSeconds / 10));
+/** Present while the backup's expiry is fresh; once it lapses, the next use slides the backup. */
+const slideMarkerKey = (tokenHash: string) => `session-backup-fresh:${tokenHash}`;
 /**
- * Bumped whenever a cached copy is dropped because the session changed. A restore from the backup caches
- * what it read only if the generation it saw before reading is still current, so a restore that read the
- * row just before a change committed cannot put the old values back.
+ * Bumped whenever a cached copy is dropped because the session changed. A write of a cached copy
+ * (after a restore or at login) happens only if the generation it saw first is still current, so a
+ * restore that read the row just before a change committed cannot put the old values back.
  */
 const generationKey = (tokenHash: string) => `session-generation:${tokenHash}`;
 const GENERATION_KEEP_SECONDS = 600;
-
-/** KEYS: session, backup-fresh marker, generation. ARGV: session JSON, lifetime, backup refresh, generation seen. */
-const CACHE_IF_CURRENT_SCRIPT = `
-if (redis.call('GET', KEYS[3]) or '') ~= ARGV[4] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'EX', tonumber(ARGV[2]))
-redis.call('SET', KEYS[2], '1', 'EX', tonumber(ARGV[3]))
-return 1
-`;
+const DRAIN_INTERVAL_MS = 1000;
+const DRAIN_BATCH = 500;
+const USER_AGENT_MAX = 256;
+/** Told by an instance that could not drop a cached copy: every instance distrusts its cache until it drains. */
+const DISTRUST_CHANNEL = 'nestegg_session_cache_distrust';
 
 /**
- * One round trip per authenticated request: reads the cached session, slides it (EXPIRE never brings
- * back a copy that was just dropped), and tells whether the backup is due to slide as well. On a miss it
- * returns the token's generation instead, for the restore.
- * KEYS: session, backup-fresh marker, generation. ARGV: normal lifetime, rememberMe lifetime (seconds).
+ * One round trip per authenticated request: reads the cached copy and tells whether the backup is due
+ * to slide. The copy is never extended here: it expires exactly when its backup row does (PXAT), so a
+ * cached session can never outlive its backup. On a miss it returns the token's generation instead.
+ * KEYS: session, slide marker, generation. ARGV: slide interval (ms) normal, with rememberMe.
  */
-const TOUCH_SESSION_SCRIPT = `
+const TOUCH_SCRIPT = `
 local raw = redis.call('GET', KEYS[1])
 if not raw then return {'miss', redis.call('GET', KEYS[3]) or ''} end
-local ttl = tonumber(ARGV[1])
-if cjson.decode(raw).rememberMe then ttl = tonumber(ARGV[2]) end
-redis.call('EXPIRE', KEYS[1], ttl)
-local marked = redis.call('SET', KEYS[2], '1', 'EX', math.max(1, math.floor(ttl / 10)), 'NX')
-if marked then return {'hit', raw, 1} end
+local interval = ARGV[1]
+if cjson.decode(raw).rememberMe then interval = ARGV[2] end
+if redis.call('SET', KEYS[2], '1', 'PX', interval, 'NX') then return {'hit', raw, 1} end
 return {'hit', raw, 0}
 `;
 
+/** KEYS: session, slide marker, generation. ARGV: JSON, expires at (ms), slide interval (ms), generation seen. */
+const CACHE_IF_CURRENT_SCRIPT = `
+if (redis.call('GET', KEYS[3]) or '') ~= ARGV[4] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[2])
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
+return 1
+`;
+
+/** Rewrites a cached copy after its backup slid, only if it still exists (a dropped copy stays dropped). */
+const REFRESH_IF_PRESENT_SCRIPT = `
+return redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[2], 'XX') and 1 or 0
+`;
+
+type TouchResult = ['miss', string] | ['hit', string, number];
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    touchSession(
+      session: string,
+      marker: string,
+      generation: string,
+      normalMs: number,
+      rememberMs: number,
+    ): Result<TouchResult, Context>;
+    cacheSessionIfCurrent(
+      session: string,
+      marker: string,
+      generation: string,
+      json: string,
+      expiresAtMs: number,
+      intervalMs: number,
+      generationSeen: string,
+    ): Result<number, Context>;
+    refreshSessionIfPresent(session: string, json: string, expiresAtMs: number): Result<number, Context>;
+  }
+}
+
 /**
- * Sessions live in the fast store (Redis) and in the `auth_session` backup, written together at login.
- * A Redis miss or failure restores the session from the backup and stores it again. Both lifetimes slide.
+ * Sessions live in the `auth_session` backup (the source of truth) and, when Redis is configured, in a
+ * cached copy there. A miss, or Redis failing, restores from the backup. Every change to a backup row
+ * (revocation, plan/role/name change, re-authentication) also writes the token to an invalidation outbox
+ * in the same transaction; the cached copy is dropped after commit and the outbox row deleted only once
+ * Redis confirmed it. Until an outbox drain succeeds (at start, after any Redis error or reconnect),
+ * cache hits are not trusted, so a change made while Redis was away holds when it returns.
  */
 export class SessionStore {
   private readonly db: Database;
   private readonly redis: Redis | null;
+  private cacheTrusted = false;
+  private draining: Promise<void> | null = null;
+  private drainTimer: NodeJS.Timeout | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
 
   constructor(private readonly deps: SessionStoreDeps) {
     this.db = deps.db;
     this.redis = deps.redis;
+    this.defineScripts();
   }
 
-  private now(): number {
-    return this.deps.clock.now().getTime();
+  // -------------------------------------------------------------------------
+  // Lifecycle
+  // -------------------------------------------------------------------------
+
+  /**
+   * Starts retrying pending cache invalidations. The cache is distrusted when Redis drops the connection
+   * and when another instance says it could not drop a copy (an outage this instance may not have seen).
+   */
+  async start(): Promise<void> {
+    if (this.redis) {
+      this.redis.on('close', () => this.distrustCache());
+      this.redis.on('ready', () => void this.drain());
+      const listening = await this.deps.sql.listen(DISTRUST_CHANNEL, () => {
+        this.distrustCache();
+        void this.drain();
+      });
+      this.unlisten = listening.unlisten;
+    }
+    this.drainTimer = setInterval(() => void this.drain(), DRAIN_INTERVAL_MS);
+    this.drainTimer.unref();
+    await this.drain();
+  }
+
+  async stop(): Promise<void> {
+    if (this.drainTimer) clearInterval(this.drainTimer);
+    await this.unlisten?.().catch(() => {});
+    await this.draining;
   }
 
   ttlFor(rememberMe: boolean): number {
     return rememberMe ? REMEMBER_ME_TTL_SECONDS : this.deps.ttlSeconds;
   }
 
-  async create(member: SessionMember, rememberMe: boolean, tx: DbOrTx = this.db) {
+  // -------------------------------------------------------------------------
+  // Opening and resolving
+  // -------------------------------------------------------------------------
+
+  /**
+   * Opens a session for a member, seeing the member as of its own commit: the member row is locked
+   * (shared) while the session row is written, so a concurrent suspension, role or password change, or
+   * deletion either commits first (and `guard` sees it) or finds this session and changes it too.
+   */
+  async open(memberId: number, options: OpenSessionOptions) {
     const token = randomBytes(32).toString('base64url');
     const tokenHash = hashToken(token);
-    const expiresAt = new Date(this.now() + this.ttlFor(rememberMe) * 1000);
-    await tx.insert(authSession).values({ tokenHash, ...member, rememberMe, expiresAt });
-    await this.cache(tokenHash, { ...member, rememberMe });
-    return { token, expiresAt };
+    const expiresAt = new Date(this.now() + this.ttlFor(options.rememberMe) * 1000);
+    const locked = await this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(member).where(eq(member.id, memberId)).for('share');
+      if (!row) return undefined;
+      options.guard?.(row);
+      await tx.insert(authSession).values({
+        tokenHash,
+        memberId,
+        displayName: row.displayName,
+        plan: row.plan,
+        role: row.role,
+        rememberMe: options.rememberMe,
+        expiresAt,
+        userAgent: options.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+      });
+      return row;
+    });
+    if (!locked) return null;
+    const session = { ...sessionMemberOf(locked), rememberMe: options.rememberMe, expiresAt, reauthenticatedAt: null };
+    // A new token has generation '' until a change drops it: a change racing this login wins.
+    await this.cacheIfCurrent(tokenHash, session, '');
+    return { token, expiresAt, member: locked };
   }
 
   async resolve(token: string): Promise<ActiveSession | null> {
     const tokenHash = hashToken(token);
-    const touched = await this.touchCache(tokenHash);
-    if (!touched || 'generation' in touched) return this.restoreFromBackup(tokenHash, touched?.generation);
-    const { session, backupDue } = touched;
-    const expiresAt = backupDue
-      ? await this.slideBackup(tokenHash, session.rememberMe)
-      : new Date(this.now() + this.ttlFor(session.rememberMe) * 1000);
-    return { ...session, tokenHash, expiresAt };
+    const touched = this.cacheTrusted ? await this.touchCache(tokenHash) : null;
+    if (touched?.[0] !== 'hit') return this.restoreFromBackup(tokenHash, touched?.[1]);
+    const cached = JSON.parse(touched[1]) as CachedSession;
+    const session = activeSession(tokenHash, cached);
+    return touched[2] === 1 ? this.slideCachedSession(session) : session;
   }
+
+  // -------------------------------------------------------------------------
+  // Changing and revoking
+  // -------------------------------------------------------------------------
 
   async destroy(token: string): Promise<void> {
     const tokenHash = hashToken(token);
-    await this.db.delete(authSession).where(eq(authSession.tokenHash, tokenHash));
-    await this.forgetCached([tokenHash]);
+    const removed = await this.db.transaction(async (tx) => {
+      const rows = await tx
+        .delete(authSession)
+        .where(eq(authSession.tokenHash, tokenHash))
+        .returning({ tokenHash: authSession.tokenHash });
+      return this.enqueue(tx, rows);
+    });
+    await this.forgetCached(removed);
   }
 
   /**
-   * Revokes every session of a member (suspension, password change), except the `except` token hash.
-   * Inside a transaction (`tx`), cached copies must be dropped only after commit, or a concurrent
-   * request could cache the old row again: the token hashes are returned for `forgetCached`.
+   * Revokes every session of a member (suspension, password change, deletion), except `except`.
+   * With `tx`, the caller calls `forgetCached` with the returned token hashes after its commit (dropping
+   * cached copies before the commit would let a concurrent request cache the old row again).
    */
   async destroyAllOf(memberId: number, options: { except?: string; tx?: DbOrTx } = {}): Promise<string[]> {
-    const removed = await (options.tx ?? this.db)
-      .delete(authSession)
-      .where(
-        and(eq(authSession.memberId, memberId), options.except ? ne(authSession.tokenHash, options.except) : undefined),
-      )
-      .returning({ tokenHash: authSession.tokenHash });
-    return this.forgetUnlessInTransaction(removed, options.tx);
+    return this.changeRows(options.tx, async (tx) =>
+      tx
+        .delete(authSession)
+        .where(
+          and(
+            eq(authSession.memberId, memberId),
+            options.except ? ne(authSession.tokenHash, options.except) : undefined,
+          ),
+        )
+        .returning({ tokenHash: authSession.tokenHash }),
+    );
   }
 
-  /**
-   * Writes a new display name, plan or role into every live session of the member. With `tx`, the
-   * returned token hashes go to `forgetCached` after commit (see `destroyAllOf`).
-   */
+  /** Ends one session of a member by its id (the member's "sign out this device"); false when none matched. */
+  async destroyOne(memberId: number, sessionId: number): Promise<boolean> {
+    const removed = await this.changeRows(undefined, (tx) =>
+      tx
+        .delete(authSession)
+        .where(and(eq(authSession.memberId, memberId), eq(authSession.id, sessionId)))
+        .returning({ tokenHash: authSession.tokenHash }),
+    );
+    return removed.length > 0;
+  }
+
+  /** Writes a new display name, plan or role into every live session of the member (see `destroyAllOf` for `tx`). */
   async updateMember(
     memberId: number,
     changes: Partial<Omit<SessionMember, 'memberId'>>,
     tx?: DbOrTx,
   ): Promise<string[]> {
     if (Object.keys(changes).length === 0) return [];
-    const updated = await (tx ?? this.db)
-      .update(authSession)
-      .set(changes)
-      .where(eq(authSession.memberId, memberId))
-      .returning({ tokenHash: authSession.tokenHash });
-    return this.forgetUnlessInTransaction(updated, tx);
+    return this.changeRows(tx, (inner) =>
+      inner
+        .update(authSession)
+        .set(changes)
+        .where(eq(authSession.memberId, memberId))
+        .returning({ tokenHash: authSession.tokenHash }),
+    );
   }
 
-  /** Drops cached copies; the next use of each token reloads it from the backup (or finds it gone). */
+  /** Marks the session as re-authenticated now (the password gate or a fresh provider token passed). */
+  async markReauthenticated(tokenHash: string): Promise<void> {
+    const now = new Date(this.now());
+    await this.changeRows(undefined, (tx) =>
+      tx
+        .update(authSession)
+        .set({ reauthenticatedAt: now })
+        .where(eq(authSession.tokenHash, tokenHash))
+        .returning({ tokenHash: authSession.tokenHash }),
+    );
+  }
+
+  /** The member's live sessions, newest first, for "where am I signed in". */
+  listOf(memberId: number) {
+    return this.db
+      .select({
+        id: authSession.id,
+        tokenHash: authSession.tokenHash,
+        userAgent: authSession.userAgent,
+        createdAt: authSession.createdAt,
+        lastSeenAt: authSession.lastSeenAt,
+        expiresAt: authSession.expiresAt,
+      })
+      .from(authSession)
+      .where(and(eq(authSession.memberId, memberId), gt(authSession.expiresAt, new Date(this.now()))))
+      .orderBy(asc(authSession.createdAt), asc(authSession.id));
+  }
+
+  /**
+   * Drops cached copies after a change committed. Only once Redis confirms is the outbox row deleted;
+   * if Redis fails, the cache is distrusted and the periodic drain retries.
+   */
   async forgetCached(tokenHashes: string[]): Promise<void> {
-    if (!this.redis || tokenHashes.length === 0) return;
+    if (tokenHashes.length === 0) return;
     try {
-      const batch = this.redis.multi().del(...tokenHashes.flatMap((hash) => [cacheKey(hash), backupFreshKey(hash)]));
-      for (const hash of tokenHashes)
-        batch.incr(generationKey(hash)).expire(generationKey(hash), GENERATION_KEEP_SECONDS);
-      await batch.exec();
+      await this.dropCachedCopies(tokenHashes);
+      await this.db.delete(sessionCacheInvalidation).where(inArray(sessionCacheInvalidation.tokenHash, tokenHashes));
     } catch (error) {
-      // A stale cached copy would outlive the change, so this is worth an error line.
-      this.deps.logger.error({ err: error }, 'session cache delete failed');
+      this.deps.logger.error({ err: error }, 'session cache invalidation failed; retrying until Redis confirms');
+      this.distrustCache();
+      await this.deps.sql.notify(DISTRUST_CHANNEL, '').catch(() => {});
     }
   }
 
-  private async forgetUnlessInTransaction(rows: { tokenHash: string }[], tx: DbOrTx | undefined): Promise<string[]> {
+  // -------------------------------------------------------------------------
+  // Internals
+  // -------------------------------------------------------------------------
+
+  private now(): number {
+    return this.deps.clock.now().getTime();
+  }
+
+  private slideIntervalMs(rememberMe: boolean): number {
+    return Math.max(1000, Math.floor(this.ttlFor(rememberMe) * 100));
+  }
+
+  private defineScripts(): void {
+    if (!this.redis || typeof this.redis.touchSession === 'function') return;
+    this.redis.defineCommand('touchSession', { numberOfKeys: 3, lua: TOUCH_SCRIPT });
+    this.redis.defineCommand('cacheSessionIfCurrent', { numberOfKeys: 3, lua: CACHE_IF_CURRENT_SCRIPT });
+    this.redis.defineCommand('refreshSessionIfPresent', { numberOfKeys: 1, lua: REFRESH_IF_PRESENT_SCRIPT });
+  }
+
+  /** Runs a change to session rows and records their tokens in the outbox, in `tx` or its own transaction. */
+  private async changeRows(
+    tx: DbOrTx | undefined,
+    change: (tx: DbOrTx) => Promise<{ tokenHash: string }[]>,
+  ): Promise<string[]> {
+    if (tx) return this.enqueue(tx, await change(tx));
+    const changed = await this.db.transaction(async (own) => this.enqueue(own, await change(own)));
+    await this.forgetCached(changed);
+    return changed;
+  }
+
+  private async enqueue(tx: DbOrTx, rows: { tokenHash: string }[]): Promise<string[]> {
     const tokenHashes = rows.map((row) => row.tokenHash);
-    if (!tx) await this.forgetCached(tokenHashes);
+    if (tokenHashes.length > 0) {
+      await tx
+        .insert(sessionCacheInvalidation)
+        .values(tokenHashes.map((tokenHash) => ({ tokenHash })))
+        .onConflictDoNothing();
+    }
     return tokenHashes;
   }
 
-  /** A hit with its slide result, a miss with the generation to restore under, or null without Redis. */
-  private async touchCache(
-    tokenHash: string,
-  ): Promise<{ session: CachedSession; backupDue: boolean } | { generation: string } | null> {
+  private async dropCachedCopies(tokenHashes: string[]): Promise<void> {
+    if (!this.redis) return;
+    const batch = this.redis.multi().del(...tokenHashes.flatMap((hash) => [cacheKey(hash), slideMarkerKey(hash)]));
+    for (const hash of tokenHashes)
+      batch.incr(generationKey(hash)).expire(generationKey(hash), GENERATION_KEEP_SECONDS);
+    const results = await batch.exec();
+    const failed = results?.find(([error]) => error);
+    if (!results || failed) throw failed?.[0] ?? new Error('redis transaction aborted');
+  }
+
+  private distrustCache(): void {
+    this.cacheTrusted = false;
+  }
+
+  /** Retries pending invalidations; trusts the cache again once none is left. One drain at a time. */
+  private drain(): Promise<void> {
+    this.draining ??= this.drainPending().finally(() => {
+      this.draining = null;
+    });
+    return this.draining;
+  }
+
+  private async drainPending(): Promise<void> {
+    try {
+      for (;;) {
+        const pending = await this.db
+          .select({ tokenHash: sessionCacheInvalidation.tokenHash })
+          .from(sessionCacheInvalidation)
+          .limit(DRAIN_BATCH);
+        if (pending.length === 0) break;
+        const tokenHashes = pending.map((row) => row.tokenHash);
+        await this.dropCachedCopies(tokenHashes);
+        await this.db.delete(sessionCacheInvalidation).where(inArray(sessionCacheInvalidation.tokenHash, tokenHashes));
+      }
+      this.cacheTrusted = this.redis !== null && this.redis.status === 'ready';
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'pending session cache invalidations not drained yet');
+      this.distrustCache();
+    }
+  }
+
+  /** A hit with its slide flag, a miss with the generation to restore under, or null when Redis failed. */
+  private async touchCache(tokenHash: string): Promise<TouchResult | null> {
     if (!this.redis) return null;
     try {
-      const result = (await this.redis.eval(
-        TOUCH_SESSION_SCRIPT,
-        3,
+      return await this.redis.touchSession(
         cacheKey(tokenHash),
-        backupFreshKey(tokenHash),
+        slideMarkerKey(tokenHash),
         generationKey(tokenHash),
-        this.ttlFor(false),
-        this.ttlFor(true),
-      )) as ['miss', string] | ['hit', string, number];
-      if (result[0] === 'miss') return { generation: result[1] };
-      return { session: JSON.parse(result[1]) as CachedSession, backupDue: result[2] === 1 };
+        this.slideIntervalMs(false),
+        this.slideIntervalMs(true),
+      );
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'session cache read failed; using the backup');
+      this.distrustCache();
       return null;
     }
   }
 
-  /** Caches a session just created (a new token cannot have been dropped). */
-  private async cache(tokenHash: string, session: CachedSession): Promise<void> {
-    if (!this.redis) return;
-    const ttl = this.ttlFor(session.rememberMe);
+  private async cacheIfCurrent(
+    tokenHash: string,
+    session: Omit<ActiveSession, 'tokenHash'>,
+    generation: string,
+  ): Promise<void> {
+    if (!this.redis || !this.cacheTrusted) return;
     try {
-      await this.redis
-        .multi()
-        .set(cacheKey(tokenHash), JSON.stringify(session), 'EX', ttl)
-        .set(backupFreshKey(tokenHash), '1', 'EX', backupRefreshSeconds(ttl))
-        .exec();
-    } catch (error) {
-      this.deps.logger.warn({ err: error }, 'session cache write failed; the backup still holds the session');
-    }
-  }
-
-  private async cacheIfCurrent(tokenHash: string, session: CachedSession, generation: string): Promise<void> {
-    if (!this.redis) return;
-    const ttl = this.ttlFor(session.rememberMe);
-    try {
-      await this.redis.eval(
-        CACHE_IF_CURRENT_SCRIPT,
-        3,
+      await this.redis.cacheSessionIfCurrent(
         cacheKey(tokenHash),
-        backupFreshKey(tokenHash),
+        slideMarkerKey(tokenHash),
         generationKey(tokenHash),
-        JSON.stringify(session),
-        ttl,
-        backupRefreshSeconds(ttl),
+        JSON.stringify(cachedSession(session)),
+        session.expiresAt.getTime(),
+        this.slideIntervalMs(session.rememberMe),
         generation,
       );
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'session cache write failed; the backup still holds the session');
+      this.distrustCache();
     }
   }
 
-  /** `generation` is what the cache miss saw; without it (Redis failed or absent) nothing is cached. */
+  /** `generation` is what the cache miss saw; without it (Redis failed, absent or untrusted) nothing is cached. */
   private async restoreFromBackup(tokenHash: string, generation?: string): Promise<ActiveSession | null> {
     const [row] = await this.db
       .select()
       .from(authSession)
       .where(and(eq(authSession.tokenHash, tokenHash), gt(authSession.expiresAt, new Date(this.now()))));
     if (!row) return null;
-    const expiresAt = this.backupSlideDue(row.expiresAt, row.rememberMe)
+    const expiresAt = this.slideDue(row.expiresAt, row.rememberMe)
       ? await this.slideBackup(tokenHash, row.rememberMe)
       : row.expiresAt;
-    const session: CachedSession = {
-      memberId: row.memberId,
-      displayName: row.displayName,
-      plan: row.plan,
-      role: row.role,
+    if (!expiresAt) return null;
+    const session = {
+      ...sessionMemberOf({ ...row, id: row.memberId }),
       rememberMe: row.rememberMe,
+      expiresAt,
+      reauthenticatedAt: row.reauthenticatedAt,
     };
     if (generation !== undefined) await this.cacheIfCurrent(tokenHash, session, generation);
-    return { ...session, tokenHash, expiresAt };
+    return { ...session, tokenHash };
+  }
+
+  /** The backup slides; the cached copy follows it, or the session ends when its backup row is gone. */
+  private async slideCachedSession(session: ActiveSession): Promise<ActiveSession | null> {
+    const expiresAt = await this.slideBackup(session.tokenHash, session.rememberMe);
+    if (!expiresAt) {
+      await this.forgetCached([session.tokenHash]);
+      return null;
+    }
+    const slid = { ...session, expiresAt };
+    try {
+      await this.redis?.refreshSessionIfPresent(
+        cacheKey(session.tokenHash),
+        JSON.stringify(cachedSession(slid)),
+        expiresAt.getTime(),
+      );
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'session cache refresh failed');
+      this.distrustCache();
+    }
+    return slid;
   }
 
   /** Due once a tenth of the lifetime has passed since the last slide. */
-  private backupSlideDue(expiresAt: Date, rememberMe: boolean): boolean {
-    const lifetimeMs = this.ttlFor(rememberMe) * 1000;
-    return expiresAt.getTime() - this.now() < lifetimeMs - backupRefreshSeconds(this.ttlFor(rememberMe)) * 1000;
+  private slideDue(expiresAt: Date, rememberMe: boolean): boolean {
+    return expiresAt.getTime() - this.now() < this.ttlFor(rememberMe) * 1000 - this.slideIntervalMs(rememberMe);
   }
 
-  private async slideBackup(tokenHash: string, rememberMe: boolean): Promise<Date> {
+  /** The new expiry, or null when the backup row is gone or expired (revoked or cleaned up). */
+  private async slideBackup(tokenHash: string, rememberMe: boolean): Promise<Date | null> {
     const now = new Date(this.now());
-    const expiresAt = new Date(now.getTime() + this.ttlFor(rememberMe) * 1000);
-    await this.db.update(authSession).set({ expiresAt, lastSeenAt: now }).where(eq(authSession.tokenHash, tokenHash));
-    return expiresAt;
+    const [slid] = await this.db
+      .update(authSession)
+      .set({ expiresAt: new Date(now.getTime() + this.ttlFor(rememberMe) * 1000), lastSeenAt: now })
+      .where(and(eq(authSession.tokenHash, tokenHash), gt(authSession.expiresAt, now)))
+      .returning({ expiresAt: authSession.expiresAt });
+    return slid?.expiresAt ?? null;
   }
+}
+
+function sessionMemberOf(row: Pick<Member, 'id' | 'displayName' | 'plan' | 'role'>): SessionMember {
+  return { memberId: row.id, displayName: row.displayName, plan: row.plan, role: row.role };
+}
+
+function cachedSession(session: Omit<ActiveSession, 'tokenHash'>): CachedSession {
+  return {
+    memberId: session.memberId,
+    displayName: session.displayName,
+    plan: session.plan,
+    role: session.role,
+    rememberMe: session.rememberMe,
+    expiresAt: session.expiresAt.getTime(),
+    reauthenticatedAt: session.reauthenticatedAt?.getTime() ?? null,
+  };
+}
+
+function activeSession(tokenHash: string, cached: CachedSession): ActiveSession {
+  return {
+    memberId: cached.memberId,
+    displayName: cached.displayName,
+    plan: cached.plan,
+    role: cached.role,
+    rememberMe: cached.rememberMe,
+    tokenHash,
+    expiresAt: new Date(cached.expiresAt),
+    reauthenticatedAt: cached.reauthenticatedAt === null ? null : new Date(cached.reauthenticatedAt),
+  };
 }
