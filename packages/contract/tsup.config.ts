@@ -1,10 +1,20 @@
 import { defineConfig } from 'tsup';
 
+// One entry per area, so a frontend that imports `@nestegg/contract/auth` bundles only that area;
+// code shared by several entries goes into chunks. zod and @ts-rest/core are peers: never bundled.
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: {
+    index: 'src/index.ts',
+    auth: 'src/entries/auth.ts',
+    admin: 'src/entries/admin.ts',
+    board: 'src/entries/board.ts',
+    billing: 'src/entries/billing.ts',
+    ledger: 'src/entries/ledger.ts',
+  },
   format: ['esm'],
   dts: true,
+  splitting: true,
   clean: true,
-  sourcemap: true,
+  sourcemap: false,
   target: 'es2022',
 });

@@ -71,6 +71,9 @@ const shape = {
   REDIS_KEY_PREFIX: z.string().default('nestegg:'),
 
   SESSION_TTL_HOURS: positiveInt(24, 24 * 30),
+  PASSWORD_HASH_CONCURRENCY: positiveInt(4, 64),
+  PASSWORD_HASH_MAX_QUEUED: z.coerce.number().int().min(0).max(10_000).default(32),
+  PASSWORD_HASH_MAX_WAIT_MS: milliseconds(2000),
   APP_TIMEZONE: timeZone(),
   PROFILE_IMAGE_MAX_BYTES: z.coerce
     .number()

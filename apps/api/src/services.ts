@@ -23,7 +23,11 @@ export function createServices(infrastructure: Infrastructure) {
   const settings = new AppSettings({ db });
   const accountDeletion = new AccountDeletion({ db, sessions });
   const limits = new AttemptLimits({ attempts, logger, clock });
-  const hasher = new PasswordHasher();
+  const hasher = new PasswordHasher({
+    concurrency: env.PASSWORD_HASH_CONCURRENCY,
+    maxQueued: env.PASSWORD_HASH_MAX_QUEUED,
+    maxWaitMs: env.PASSWORD_HASH_MAX_WAIT_MS,
+  });
   return {
     sessions,
     settings,

@@ -1,15 +1,14 @@
 /** Admin area: members, plan/role/status, sign-up switch, default categories. */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { MemberResponseSchema, MemberStatusSchema, RoleSchema } from './auth.js';
 import {
+  CategoryNameSchema,
+  CategoryTypeSchema,
   errorResponses,
   IdParamSchema,
   IdSchema,
-  LedgerTypeSchema,
   listOf,
   meta,
-  nameSchema,
   PageQuerySchema,
   PlanSchema,
   paginated,
@@ -17,6 +16,8 @@ import {
   routerOptions,
   SortOrderSchema,
 } from './common.js';
+import { MemberResponseSchema, MemberStatusSchema, RoleSchema } from './member.js';
+import type { NamedSchemas } from './schema-names.js';
 
 const c = initContract();
 
@@ -46,13 +47,8 @@ export const SignupSettingSchema = z.object({ enabled: z.boolean() });
 export type SignupSetting = z.infer<typeof SignupSettingSchema>;
 
 // ---------------------------------------------------------------------------
-// Categories (shared with the ledger's member categories)
+// Default categories (field schemas shared with the ledger's categories live in common.ts)
 // ---------------------------------------------------------------------------
-
-export const CategoryTypeSchema = LedgerTypeSchema;
-export type CategoryType = z.infer<typeof CategoryTypeSchema>;
-export const CATEGORY_NAME_MAX = 30;
-export const CategoryNameSchema = nameSchema(CATEGORY_NAME_MAX);
 
 export const DefaultCategorySchema = z.object({
   id: IdSchema,
@@ -94,16 +90,16 @@ export const adminContract = c.router(
       summary: 'Set a plan permanently (no expiry; subscription info cleared)',
       pathParams: IdParamSchema,
       body: SetPlanRequestSchema,
-      responses: { 200: AdminMemberSchema, ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: AdminMemberSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
       metadata: meta('admin'),
     },
     setMemberRole: {
       method: 'PUT',
       path: '/api/admin/members/:id/role',
-      summary: 'Change a member role (not your own)',
+      summary: 'Change a member role (not your own; the last active administrator stays one)',
       pathParams: IdParamSchema,
       body: SetRoleRequestSchema,
-      responses: { 200: AdminMemberSchema, ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: AdminMemberSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
       metadata: meta('admin'),
     },
     setMemberStatus: {
@@ -112,15 +108,15 @@ export const adminContract = c.router(
       summary: 'Suspend or reactivate a member (not yourself); suspending revokes their sessions',
       pathParams: IdParamSchema,
       body: SetStatusRequestSchema,
-      responses: { 200: AdminMemberSchema, ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: AdminMemberSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
       metadata: meta('admin'),
     },
     deleteMember: {
       method: 'DELETE',
       path: '/api/admin/members/:id',
-      summary: 'Delete a member and all their data (not yourself)',
+      summary: 'Delete a member and all their data (not yourself, not the last active administrator)',
       pathParams: IdParamSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404, 409) },
       metadata: meta('admin'),
     },
     getSignupSetting: {
@@ -135,7 +131,7 @@ export const adminContract = c.router(
       path: '/api/admin/settings/signup',
       summary: 'Allow or refuse sign-up',
       body: SignupSettingSchema,
-      responses: { 200: SignupSettingSchema, ...errorResponses(400, 401, 403) },
+      responses: { 200: SignupSettingSchema, ...errorResponses(400, 401, 403, 413, 415) },
       metadata: meta('admin'),
     },
     listDefaultCategories: {
@@ -150,7 +146,7 @@ export const adminContract = c.router(
       path: '/api/admin/default-categories',
       summary: 'Create a default category (goes last among its siblings)',
       body: CreateDefaultCategoryRequestSchema,
-      responses: { 201: DefaultCategorySchema, ...errorResponses(400, 401, 403, 404, 409) },
+      responses: { 201: DefaultCategorySchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
       metadata: meta('admin'),
     },
     reorderDefaultCategories: {
@@ -158,7 +154,7 @@ export const adminContract = c.router(
       path: '/api/admin/default-categories/reorder',
       summary: 'New order of sibling default categories',
       body: ReorderBodySchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
       metadata: meta('admin'),
     },
     updateDefaultCategory: {
@@ -167,7 +163,7 @@ export const adminContract = c.router(
       summary: 'Update a default category',
       pathParams: IdParamSchema,
       body: UpdateDefaultCategoryRequestSchema,
-      responses: { 200: DefaultCategorySchema, ...errorResponses(400, 401, 403, 404, 409) },
+      responses: { 200: DefaultCategorySchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
       metadata: meta('admin'),
     },
     deleteDefaultCategory: {
@@ -181,3 +177,12 @@ export const adminContract = c.router(
   },
   routerOptions,
 );
+
+/** Component names of the admin area (see schema-names.ts). */
+export const adminNamedSchemas: NamedSchemas = {
+  AdminMember: AdminMemberSchema,
+  AdminMemberPage: AdminMemberPageSchema,
+  SignupSetting: SignupSettingSchema,
+  DefaultCategory: DefaultCategorySchema,
+  DefaultCategoryList: DefaultCategoryListSchema,
+};

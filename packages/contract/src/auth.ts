@@ -1,20 +1,17 @@
 /** Member area: sign-up, sessions, provider sign-in, profile, password, points, withdrawal. */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { errorResponses, IdSchema, InstantSchema, meta, PlanSchema, routerOptions } from './common.js';
+import { errorResponses, IdSchema, InstantSchema, meta, routerOptions } from './common.js';
+import { MemberResponseSchema, MemberStatusSchema, ProviderSchema, RoleSchema } from './member.js';
+import type { NamedSchemas } from './schema-names.js';
+
+export * from './member.js';
 
 const c = initContract();
 
 // ---------------------------------------------------------------------------
 // Fields
 // ---------------------------------------------------------------------------
-
-export const RoleSchema = z.enum(['USER', 'ADMIN']);
-export type Role = z.infer<typeof RoleSchema>;
-export const MemberStatusSchema = z.enum(['ACTIVE', 'SUSPENDED']);
-export type MemberStatus = z.infer<typeof MemberStatusSchema>;
-export const ProviderSchema = z.enum(['LOCAL', 'IDPONE', 'IDPTWO']);
-export type Provider = z.infer<typeof ProviderSchema>;
 
 export const EmailSchema = z.string().trim().toLowerCase().email().max(254);
 export const PASSWORD_MIN = 8;
@@ -38,24 +35,6 @@ export const ProfileImageDataUrlSchema = z
 // ---------------------------------------------------------------------------
 // Responses
 // ---------------------------------------------------------------------------
-
-export const MemberResponseSchema = z.object({
-  id: IdSchema,
-  email: z.string().nullable().describe('null for a provider account that shared no e-mail'),
-  displayName: z.string(),
-  role: RoleSchema,
-  status: MemberStatusSchema,
-  provider: ProviderSchema,
-  plan: PlanSchema,
-  planExpiresAt: InstantSchema.nullable().describe('null: no expiry (free, or set by an admin)'),
-  planProduct: z.string().nullable(),
-  planAutoRenew: z.boolean(),
-  points: z.number().int().min(0),
-  idpOnePicture: z.string().nullable(),
-  profileImage: z.string().nullable(),
-  createdAt: InstantSchema,
-});
-export type MemberResponse = z.infer<typeof MemberResponseSchema>;
 
 export const SessionResponseSchema = z.object({
   token: z.string().describe('Send as `Authorization: Bearer <token>`'),
@@ -144,7 +123,7 @@ export const authContract = c.router(
       path: '/api/auth/signup',
       summary: 'Create a LOCAL account (no session: log in next)',
       body: SignupRequestSchema,
-      responses: { 201: SignupResponseSchema, ...errorResponses(400, 403, 409, 429) },
+      responses: { 201: SignupResponseSchema, ...errorResponses(400, 403, 409, 413, 415, 429) },
       metadata: meta('public'),
     },
     login: {
@@ -152,7 +131,7 @@ export const authContract = c.router(
       path: '/api/auth/login',
       summary: 'Log in with e-mail and password',
       body: LoginRequestSchema,
-      responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 429) },
+      responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
       metadata: meta('public'),
     },
     logout: {
@@ -168,7 +147,7 @@ export const authContract = c.router(
       path: '/api/auth/idpone',
       summary: 'Sign in with an identity provider one ID token',
       body: IdpOneLoginRequestSchema,
-      responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 429, 503) },
+      responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
       metadata: meta('public'),
     },
     idpTwoLogin: {
@@ -176,7 +155,7 @@ export const authContract = c.router(
       path: '/api/auth/idptwo',
       summary: 'Sign in with an identity provider two identity token',
       body: IdpTwoLoginRequestSchema,
-      responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 429, 503) },
+      responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
       metadata: meta('public'),
     },
     idpOneClientId: {
@@ -191,7 +170,7 @@ export const authContract = c.router(
       path: '/api/auth/password',
       summary: 'Change the password of a LOCAL account',
       body: ChangePasswordRequestSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 429) },
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 409, 413, 415, 429) },
       metadata: meta('login'),
     },
     verifyPassword: {
@@ -199,7 +178,7 @@ export const authContract = c.router(
       path: '/api/auth/verify-password',
       summary: 'Re-authentication gate before sensitive screens',
       body: VerifyPasswordRequestSchema,
-      responses: { 200: VerifyPasswordResponseSchema, ...errorResponses(400, 401, 429) },
+      responses: { 200: VerifyPasswordResponseSchema, ...errorResponses(400, 401, 413, 415, 429) },
       metadata: meta('login'),
     },
     getProfile: {
@@ -214,7 +193,7 @@ export const authContract = c.router(
       path: '/api/auth/profile',
       summary: 'Update sign-up information (display name)',
       body: UpdateProfileRequestSchema,
-      responses: { 200: MemberResponseSchema, ...errorResponses(400, 401) },
+      responses: { 200: MemberResponseSchema, ...errorResponses(400, 401, 413, 415) },
       metadata: meta('login'),
     },
     updateProfileImage: {
@@ -222,7 +201,7 @@ export const authContract = c.router(
       path: '/api/auth/profile-image',
       summary: 'Set the custom picture (empty data URL clears it)',
       body: ProfileImageRequestSchema,
-      responses: { 200: MemberResponseSchema, ...errorResponses(400, 401) },
+      responses: { 200: MemberResponseSchema, ...errorResponses(400, 401, 413, 415) },
       metadata: meta('login'),
     },
     points: {
@@ -243,7 +222,7 @@ export const authContract = c.router(
       method: 'DELETE',
       path: '/api/auth/me',
       summary: 'Withdraw: permanently delete the caller and all their data',
-      responses: { 204: c.noBody(), ...errorResponses(401) },
+      responses: { 204: c.noBody(), ...errorResponses(401, 409) },
       metadata: meta('login'),
     },
     signupEnabled: {
@@ -256,3 +235,19 @@ export const authContract = c.router(
   },
   routerOptions,
 );
+
+/** Component names of the member area (see schema-names.ts). */
+export const authNamedSchemas: NamedSchemas = {
+  Member: MemberResponseSchema,
+  Session: SessionResponseSchema,
+  SignupResult: SignupResponseSchema,
+  IdpOneClientId: IdpOneClientIdResponseSchema,
+  PasswordVerification: VerifyPasswordResponseSchema,
+  PointBalance: PointsResponseSchema,
+  PointHistoryItem: PointHistoryItemSchema,
+  PointHistory: PointHistoryResponseSchema,
+  SignupEnabled: SignupEnabledResponseSchema,
+  Role: RoleSchema,
+  MemberStatus: MemberStatusSchema,
+  Provider: ProviderSchema,
+};

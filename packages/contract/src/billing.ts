@@ -10,6 +10,7 @@ import {
   PlanSchema,
   routerOptions,
 } from './common.js';
+import type { NamedSchemas } from './schema-names.js';
 
 const c = initContract();
 
@@ -78,7 +79,7 @@ export const billingContract = c.router(
       path: '/api/billing/store/verify',
       summary: 'Verify a store purchase; grants or extends PREMIUM (idempotent per purchase token)',
       body: VerifyPurchaseRequestSchema,
-      responses: { 200: SubscriptionSchema, ...errorResponses(400, 401, 409, 503) },
+      responses: { 200: SubscriptionSchema, ...errorResponses(400, 401, 409, 413, 415) },
       metadata: meta('login'),
     },
     subscription: {
@@ -93,7 +94,7 @@ export const billingContract = c.router(
       path: '/api/billing/cancel',
       summary: 'Stop auto-renewal (premium stays until expiry)',
       body: c.noBody(),
-      responses: { 200: SubscriptionSchema, ...errorResponses(401, 409, 503) },
+      responses: { 200: SubscriptionSchema, ...errorResponses(401, 409) },
       metadata: meta('login'),
     },
     resume: {
@@ -101,7 +102,7 @@ export const billingContract = c.router(
       path: '/api/billing/resume',
       summary: 'Resume auto-renewal',
       body: c.noBody(),
-      responses: { 200: SubscriptionSchema, ...errorResponses(401, 409, 503) },
+      responses: { 200: SubscriptionSchema, ...errorResponses(401, 409) },
       metadata: meta('login'),
     },
     restore: {
@@ -109,7 +110,7 @@ export const billingContract = c.router(
       path: '/api/billing/restore',
       summary: 'Restore membership from the latest purchase (device change, reinstall)',
       body: c.noBody(),
-      responses: { 200: SubscriptionSchema, ...errorResponses(401, 404, 503) },
+      responses: { 200: SubscriptionSchema, ...errorResponses(401, 404) },
       metadata: meta('login'),
     },
     storeNotification: {
@@ -117,9 +118,17 @@ export const billingContract = c.router(
       path: '/api/billing/store/rtdn',
       summary: 'Real-time notification from the store (push endpoint, no login)',
       body: StoreNotificationRequestSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400) },
+      responses: { 204: c.noBody(), ...errorResponses(400, 413, 415) },
       metadata: meta('public'),
     },
   },
   routerOptions,
 );
+
+/** Component names of the billing area (see schema-names.ts). */
+export const billingNamedSchemas: NamedSchemas = {
+  Product: ProductSchema,
+  ProductList: ProductListSchema,
+  Subscription: SubscriptionSchema,
+  BillingPeriod: BillingPeriodSchema,
+};

@@ -13,6 +13,7 @@ import {
   paginated,
   routerOptions,
 } from './common.js';
+import type { NamedSchemas } from './schema-names.js';
 
 const c = initContract();
 
@@ -255,7 +256,7 @@ export const boardContract = c.router(
       path: '/api/board/posts',
       summary: 'Write a post (+10 points, capped; blocked when spam is detected)',
       body: CreatePostRequestSchema,
-      responses: { 201: PostDetailSchema, ...errorResponses(400, 401) },
+      responses: { 201: PostDetailSchema, ...errorResponses(400, 401, 413, 415) },
       metadata: meta('login'),
     },
     getPost: {
@@ -272,7 +273,7 @@ export const boardContract = c.router(
       summary: 'Edit your post (admins: any post)',
       pathParams: IdParamSchema,
       body: UpdatePostRequestSchema,
-      responses: { 200: PostDetailSchema, ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: PostDetailSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
       metadata: meta('login'),
     },
     deletePost: {
@@ -298,7 +299,7 @@ export const boardContract = c.router(
       summary: 'Comment on a post (+10 points, capped; blocked when spam is detected)',
       pathParams: IdParamSchema,
       body: CommentBodyRequestSchema,
-      responses: { 201: CommentSchema, ...errorResponses(400, 401, 404) },
+      responses: { 201: CommentSchema, ...errorResponses(400, 401, 404, 413, 415) },
       metadata: meta('login'),
     },
     updateComment: {
@@ -307,7 +308,7 @@ export const boardContract = c.router(
       summary: 'Edit your comment (admins: any comment)',
       pathParams: IdParamSchema,
       body: CommentBodyRequestSchema,
-      responses: { 200: CommentSchema, ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: CommentSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
       metadata: meta('login'),
     },
     deleteComment: {
@@ -324,7 +325,7 @@ export const boardContract = c.router(
       summary: 'Toggle an up or down vote on a post (not your own)',
       pathParams: IdParamSchema,
       body: VoteRequestSchema,
-      responses: { 200: VoteResultSchema, ...errorResponses(400, 401, 404) },
+      responses: { 200: VoteResultSchema, ...errorResponses(400, 401, 404, 413, 415) },
       metadata: meta('login'),
     },
     voteComment: {
@@ -333,7 +334,7 @@ export const boardContract = c.router(
       summary: 'Toggle an up or down vote on a comment (not your own)',
       pathParams: IdParamSchema,
       body: VoteRequestSchema,
-      responses: { 200: VoteResultSchema, ...errorResponses(400, 401, 404) },
+      responses: { 200: VoteResultSchema, ...errorResponses(400, 401, 404, 413, 415) },
       metadata: meta('login'),
     },
     listRecommenders: {
@@ -351,7 +352,7 @@ export const boardContract = c.router(
       summary: 'Report a post once (blocked at 5 reports)',
       pathParams: IdParamSchema,
       body: ReportRequestSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 409) },
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 409, 413, 415) },
       metadata: meta('login'),
     },
     reportComment: {
@@ -360,7 +361,7 @@ export const boardContract = c.router(
       summary: 'Report a comment once (blocked at 5 reports)',
       pathParams: IdParamSchema,
       body: ReportRequestSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 409) },
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 409, 413, 415) },
       metadata: meta('login'),
     },
     setNotice: {
@@ -411,7 +412,7 @@ export const boardContract = c.router(
       summary: 'Upload an image for a post body; returns its short absolute URL',
       contentType: 'multipart/form-data',
       body: ImageUploadRequestSchema,
-      responses: { 201: ImageUploadResponseSchema, ...errorResponses(400, 401, 413) },
+      responses: { 201: ImageUploadResponseSchema, ...errorResponses(400, 401, 413, 415) },
       metadata: meta('login'),
     },
     getImage: {
@@ -435,9 +436,36 @@ export const boardContract = c.router(
       path: '/api/board/reports/dismiss',
       summary: 'Clear the reports of a target and show it again (also for spam-blocked items)',
       body: DismissReportRequestSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
       metadata: meta('admin'),
     },
   },
   routerOptions,
 );
+
+/** Component names of the board area (see schema-names.ts). */
+export const boardNamedSchemas: NamedSchemas = {
+  Author: AuthorSchema,
+  PostSummary: PostSummarySchema,
+  PostDetail: PostDetailSchema,
+  PostPage: PostPageSchema,
+  PostSummaryPage: MyPostPageSchema,
+  Comment: CommentSchema,
+  CommentPage: CommentPageSchema,
+  MyComment: MyCommentSchema,
+  MyCommentPage: MyCommentPageSchema,
+  VoteResult: VoteResultSchema,
+  AuthorPage: RecommenderPageSchema,
+  UploadedImage: ImageUploadResponseSchema,
+  BoardTag: BoardTagSchema,
+  TagGroup: TagGroupSchema,
+  TagGroupList: TagGroupListSchema,
+  ReportedItem: ReportedItemSchema,
+  ReportedItemPage: ReportedItemPageSchema,
+  BoardCategory: BoardCategorySchema,
+  VoteDirection: VoteDirectionSchema,
+  ReportTargetType: ReportTargetTypeSchema,
+  CommentRequest: CommentBodyRequestSchema,
+  VoteRequest: VoteRequestSchema,
+  ReportRequest: ReportRequestSchema,
+};

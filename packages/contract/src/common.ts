@@ -3,6 +3,8 @@
  * problem responses, pagination and field schemas reused by every area.
  */
 import { z } from 'zod';
+import { ProblemCodeSchema } from './problem-codes.js';
+import type { NamedSchemas } from './schema-names.js';
 
 // ---------------------------------------------------------------------------
 // Route metadata (the api's guards read it)
@@ -63,7 +65,7 @@ const ProblemObjectSchema = z
     type: z.string().describe('`about:blank` unless a specific problem type applies'),
     title: z.string(),
     status: z.number().int().min(400).max(599),
-    code: z.string().describe('Stable UPPER_SNAKE identifier clients branch on'),
+    code: ProblemCodeSchema,
     detail: z.string().optional(),
     instance: z.string().optional(),
     errors: z.array(ProblemFieldErrorSchema).optional(),
@@ -77,35 +79,22 @@ export const ProblemSchema: ProblemSchemaType = ProblemObjectSchema;
 export type Problem = z.infer<typeof ProblemSchema>;
 export type ProblemFieldError = z.infer<typeof ProblemFieldErrorSchema>;
 
-/** Codes that any route may answer with (D4); areas add domain codes. */
-export const problemCodes = [
-  'VALIDATION_FAILED',
-  'MALFORMED_JSON',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'PREMIUM_REQUIRED',
-  'NOT_FOUND',
-  'CONFLICT',
-  'RATE_LIMITED',
-  'SERVICE_UNAVAILABLE',
-  'INTERNAL_ERROR',
-] as const;
-export type ProblemCode = (typeof problemCodes)[number];
-
 /**
- * Options every area router is built with: strict status codes, and a 500 problem on every route.
+ * Options every area router is built with: strict status codes, and the problems any route can
+ * answer: 500 (unexpected error) and 503 (overload shedding, a dependency down).
  * (Applied per area rather than on the root so declaration files name each area once.)
  */
 export const routerOptions = {
   strictStatusCodes: true,
-  commonResponses: { 500: ProblemSchema },
+  commonResponses: { 500: ProblemSchema, 503: ProblemSchema },
 } as const;
 
-export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
 
 /**
  * Problem responses of a route: `responses: { 200: X, ...errorResponses(400, 401, 404) }`.
- * 500 is added to every route by `routerOptions`.
+ * 500 and 503 are added to every route by `routerOptions`; `test/statuses.test.ts` says which
+ * statuses a route must declare.
  */
 export const errorResponses = <const S extends readonly ProblemStatus[]>(
   ...statuses: S
@@ -245,6 +234,12 @@ export const nameSchema = (max: number) => z.string().trim().min(1).max(max);
 export const LedgerTypeSchema = z.enum(['INCOME', 'EXPENSE']);
 export type LedgerType = z.infer<typeof LedgerTypeSchema>;
 
+/** Category fields shared by the admin's default categories and the member's own (ledger). */
+export const CategoryTypeSchema = LedgerTypeSchema;
+export type CategoryType = z.infer<typeof CategoryTypeSchema>;
+export const CATEGORY_NAME_MAX = 30;
+export const CategoryNameSchema = nameSchema(CATEGORY_NAME_MAX);
+
 /** Member-visible plans. */
 export const PlanSchema = z.enum(['FREE', 'PREMIUM']);
 export type Plan = z.infer<typeof PlanSchema>;
@@ -253,3 +248,13 @@ export type Plan = z.infer<typeof PlanSchema>;
 export const FileFieldSchema = z
   .custom<Blob>((v) => v !== undefined && v !== null && v !== '', 'a file is required')
   .describe('File');
+
+/** Component names of the shared schemas. */
+export const commonNamedSchemas: NamedSchemas = {
+  Problem: ProblemSchema,
+  ProblemFieldError: ProblemFieldErrorSchema,
+  ProblemCode: ProblemCodeSchema,
+  ReorderRequest: ReorderBodySchema,
+  Plan: PlanSchema,
+  LedgerType: LedgerTypeSchema,
+};

@@ -3,37 +3,27 @@
  *
  * Safe for frontend code: imports only `@ts-rest/core` and `zod`.
  *   import { contract, initClient } from '@nestegg/contract';
+ * One area only (smaller bundles): `@nestegg/contract/auth`, `/admin`, `/board`, `/billing`, `/ledger`.
  * The OpenAPI document is built by the separate, server-only `@nestegg/openapi` package.
  */
-import { adminContract } from './admin.js';
-import { authContract } from './auth.js';
-import { billingContract } from './billing.js';
-import { boardContract } from './board.js';
-import { ledgerContract } from './ledger/index.js';
+import { adminContract, adminNamedSchemas } from './admin.js';
+import { authContract, authNamedSchemas } from './auth.js';
+import { billingContract, billingNamedSchemas } from './billing.js';
+import { boardContract, boardNamedSchemas } from './board.js';
+import { commonNamedSchemas } from './common.js';
+import { ledgerContract, ledgerNamedSchemas } from './ledger/index.js';
+import { combineNamedSchemas, type NamedSchemas } from './schema-names.js';
 
-export type {
-  AppRoute,
-  AppRouter,
-  ClientInferRequest,
-  ClientInferResponseBody,
-  ClientInferResponses,
-  ServerInferRequest,
-  ServerInferResponses,
-} from '@ts-rest/core';
-export { initClient } from '@ts-rest/core';
 export * from './admin.js';
 export * from './auth.js';
 export * from './billing.js';
 export * from './board.js';
-export * from './common.js';
+export * from './essentials.js';
 export * from './ledger/index.js';
-export * from './routes.js';
-
-export const CONTRACT_VERSION = '0.1.0';
 
 /**
  * Every endpoint of the API. Paths are complete (`/api/...`); every route carries
- * `metadata.auth`; status codes are strict; every route may answer 500 with a problem
+ * `metadata.auth`; status codes are strict; every route may answer 500 and 503 with a problem
  * (each area router is built with `routerOptions`).
  */
 export const contract: {
@@ -50,3 +40,14 @@ export const contract: {
   ledger: ledgerContract,
 };
 export type Contract = typeof contract;
+
+/** Every named schema of the contract: the OpenAPI builder's `#/components/schemas`. */
+// Pure: a bundler may drop it (and the areas it lists) when only one area is imported from the root.
+export const namedSchemas: NamedSchemas = /* @__PURE__ */ combineNamedSchemas(
+  commonNamedSchemas,
+  authNamedSchemas,
+  adminNamedSchemas,
+  boardNamedSchemas,
+  billingNamedSchemas,
+  ledgerNamedSchemas,
+);

@@ -29,20 +29,11 @@ describe('route metadata', () => {
     }
   });
 
-  it('declares the problem statuses the guards produce, and strict status codes', () => {
+  it('uses strict status codes and declares a success status', () => {
     for (const r of routes) {
-      const auth = routeAuth(r.route);
-      const s = statuses(r);
       expect(r.route.strictStatusCodes, r.key).toBe(true);
-      expect(s, r.key).toContain(500);
-      if (auth !== 'public' && auth !== 'optional') expect(s, `${r.key} 401`).toContain(401);
-      if (auth === 'premium' || auth === 'admin') expect(s, `${r.key} 403`).toContain(403);
-      const hasInput = Boolean(
-        r.route.pathParams || r.route.query || ('body' in r.route && typeof r.route.body === 'object'),
-      );
-      if (hasInput) expect(s, `${r.key} 400`).toContain(400);
       expect(
-        s.filter((n) => n < 300),
+        statuses(r).filter((n) => n < 300),
         `${r.key} success`,
       ).not.toHaveLength(0);
     }
@@ -78,25 +69,5 @@ describe('route metadata', () => {
   it('CONTRACT_VERSION follows package.json', () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(CONTRACT_VERSION).toBe(pkg.version);
-  });
-});
-
-describe('main entry', () => {
-  it('imports nothing server-side', () => {
-    const seen = new Set<string>();
-    const visit = (url: URL) => {
-      if (seen.has(url.href)) return;
-      seen.add(url.href);
-      const source = readFileSync(url, 'utf8');
-      for (const m of source.matchAll(
-        /^\s*(?:import|export)\b[^;'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm,
-      )) {
-        const spec = (m[1] ?? m[2])!;
-        if (spec.startsWith('.')) visit(new URL(spec.replace(/\.js$/, '.ts'), url));
-        else expect(['@ts-rest/core', 'zod'], `${url.pathname} imports ${spec}`).toContain(spec);
-      }
-    };
-    visit(new URL('../src/index.ts', import.meta.url));
-    expect(seen.size).toBeGreaterThan(5);
   });
 });

@@ -68,6 +68,7 @@ const EXPECTED_TABLES = [
   'quick_entry',
   'recurring',
   'report',
+  'session_cache_invalidation',
   'store_notification',
   'tag',
   'tag_category',

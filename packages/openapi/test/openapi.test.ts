@@ -2,24 +2,8 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { routeAuth } from '@nestegg/contract';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, SECURITY_SCHEME } from '../src/index.js';
+import { doc, operations, opFor } from './document.js';
 import { routes, signature } from './routes.js';
-
-const doc = buildOpenApiDocument({ serverUrl: 'https://api.example.test' });
-type Op = {
-  operationId?: string;
-  tags?: string[];
-  security?: Array<Record<string, string[]>>;
-  responses: Record<string, { content?: Record<string, unknown> }>;
-  requestBody?: { content: Record<string, { schema: { properties?: Record<string, { format?: string }> } }> };
-};
-const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
-  Object.entries(item as Record<string, Op>).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
-);
-const opFor = (method: string, path: string): Op => {
-  const found = operations.find((o) => o.method === method && o.path === path);
-  if (!found) throw new Error(`no operation ${method} ${path}`);
-  return found.op;
-};
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.0 document', async () => {
@@ -76,6 +60,47 @@ describe('OpenAPI document', () => {
     for (const path of ['/api/board/images', '/api/account/ocr/receipt']) {
       const media = opFor('POST', path).requestBody!.content['multipart/form-data']!;
       expect(media.schema.properties!.file!.format, path).toBe('binary');
+    }
+  });
+
+  it('names its owner, its license and a relative server when no address is given', () => {
+    expect(doc.info.contact?.name).toBeTruthy();
+    expect(doc.info.license?.name).toBe('Proprietary');
+    expect(buildOpenApiDocument().servers).toEqual([{ url: '/', description: expect.any(String) }]);
+  });
+
+  it('describes every operation, with its access level', () => {
+    for (const r of routes) {
+      const op = opFor(r.method, r.openApiPath);
+      expect(op.description, r.key).toContain(r.route.summary);
+      expect(op.description, r.key).toMatch(/Public|Needs a session/);
+    }
+  });
+
+  it('declares exactly the statuses of the contract', () => {
+    for (const r of routes) {
+      expect(Object.keys(opFor(r.method, r.openApiPath).responses), r.key).toEqual(
+        Object.keys(r.route.responses).sort(),
+      );
+    }
+  });
+
+  it('marks request bodies required, so generated clients require them', () => {
+    expect(opFor('POST', '/api/auth/login').requestBody?.required).toBe(true);
+    for (const { path, method, op } of operations) {
+      if (op.requestBody) expect(op.requestBody.required, `${method} ${path}`).toBe(true);
+    }
+  });
+
+  it('declares an integer Retry-After on every 429', () => {
+    const limited = operations.filter(({ op }) => op.responses['429']);
+    expect(limited).toHaveLength(6);
+    for (const { path, method, op } of limited) {
+      expect(op.responses['429']!.headers?.['Retry-After'], `${method} ${path}`).toEqual({
+        description: expect.any(String),
+        required: true,
+        schema: { type: 'integer', minimum: 1 },
+      });
     }
   });
 });

@@ -1,3 +1,5 @@
+import type { ProblemCode } from '@nestegg/contract';
+
 /**
  * Typed errors thrown by services. The error handler turns each into an RFC 9457 problem body
  * whose `code` is stable: clients branch on it.
@@ -10,7 +12,7 @@ export interface FieldIssue {
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ProblemCode,
     message: string,
     readonly extra: { errors?: FieldIssue[]; headers?: Record<string, string> } = {},
   ) {
@@ -26,7 +28,7 @@ export class ValidationFailedError extends AppError {
 }
 
 export class BadRequestError extends AppError {
-  constructor(code: string, message: string) {
+  constructor(code: ProblemCode, message: string) {
     super(400, code, message);
   }
 }
@@ -38,7 +40,7 @@ export class UnauthenticatedError extends AppError {
 }
 
 export class ForbiddenError extends AppError {
-  constructor(code = 'FORBIDDEN', message = 'You may not use this operation.') {
+  constructor(code: ProblemCode = 'FORBIDDEN', message = 'You may not use this operation.') {
     super(403, code, message);
   }
 }
@@ -56,7 +58,7 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(code: string, message: string) {
+  constructor(code: ProblemCode, message: string) {
     super(409, code, message);
   }
 }
@@ -71,7 +73,7 @@ export class RateLimitedError extends AppError {
 }
 
 export class ServiceUnavailableError extends AppError {
-  constructor(code = 'SERVICE_UNAVAILABLE', message = 'The service is not available right now.') {
+  constructor(code: ProblemCode = 'SERVICE_UNAVAILABLE', message = 'The service is not available right now.') {
     super(503, code, message);
   }
 }

@@ -44,7 +44,7 @@ describe('error handler', () => {
         await scope.db.execute(sql`select * from no_such_table where email = ${'leak@example.com'}`);
       });
       scope.get('/api/probe/conflict', async () => {
-        throw new ConflictError('NAME_TAKEN', 'That name is taken.');
+        throw new ConflictError('EMAIL_TAKEN', 'That name is taken.');
       });
     });
   });
@@ -88,7 +88,7 @@ describe('error handler', () => {
   it('turns a typed service error into its status and stable code', async () => {
     const response = await app.current.inject({ method: 'GET', url: '/api/probe/conflict' });
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toMatchObject({ code: 'NAME_TAKEN', detail: 'That name is taken.' });
+    expect(response.json()).toMatchObject({ code: 'EMAIL_TAKEN', detail: 'That name is taken.' });
   });
 
   it('answers an unhandled error with 500, logs method and path, and shows no internals', async () => {

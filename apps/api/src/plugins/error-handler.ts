@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { ProblemCode } from '@nestegg/contract';
 import { RequestValidationError } from '@ts-rest/fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -11,7 +12,7 @@ interface Problem {
   type: string;
   title: string;
   status: number;
-  code: string;
+  code: ProblemCode;
   detail?: string;
   instance?: string;
   errors?: FieldIssue[];
@@ -34,7 +35,7 @@ const titles: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-const codesByStatus: Record<number, string> = {
+const codesByStatus: Record<number, ProblemCode> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHENTICATED',
   403: 'FORBIDDEN',
@@ -47,7 +48,13 @@ const codesByStatus: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-function problemBody(status: number, code: string, detail: string, instance?: string, errors?: FieldIssue[]): Problem {
+function problemBody(
+  status: number,
+  code: ProblemCode,
+  detail: string,
+  instance?: string,
+  errors?: FieldIssue[],
+): Problem {
   return {
     type: 'about:blank',
     title: titles[status] ?? 'Error',

@@ -1,8 +1,9 @@
 /** Backup export and restore (premium). Records reference each other by name. */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { CategoryNameSchema, CategoryTypeSchema } from '../admin.js';
 import {
+  CategoryNameSchema,
+  CategoryTypeSchema,
   errorResponses,
   InstantSchema,
   LedgerTypeSchema,
@@ -12,6 +13,7 @@ import {
   routerOptions,
   SortOrderSchema,
 } from '../common.js';
+import type { NamedSchemas } from '../schema-names.js';
 import { EntryFieldsSchema } from './entries.js';
 import { RecurringFieldsSchema } from './recurrings.js';
 import { CategoryRefSchema, MemoSchema, TagNameSchema, TEMPLATE_NAME_MAX } from './shared.js';
@@ -113,9 +115,15 @@ export const backupContract = c.router(
       path: '/api/account/restore',
       summary: 'Replace all ledger data with a backup (one transaction; investments are deleted)',
       body: BackupSchema,
-      responses: { 200: RestoreResultSchema, ...errorResponses(400, 401, 403, 413) },
+      responses: { 200: RestoreResultSchema, ...errorResponses(400, 401, 403, 413, 415) },
       metadata: meta('premium'),
     },
   },
   routerOptions,
 );
+
+/** Component names of backup and restore (see schema-names.ts). */
+export const backupNamedSchemas: NamedSchemas = {
+  Backup: BackupObjectSchema,
+  RestoreResult: RestoreResultSchema,
+};

@@ -15,6 +15,7 @@ import {
   YearQuerySchema,
   YearSchema,
 } from '../common.js';
+import type { NamedSchemas } from '../schema-names.js';
 import { CategoryRefSchema, DateRangeQuerySchema, MemoSchema } from './shared.js';
 
 const c = initContract();
@@ -138,7 +139,7 @@ export const budgetsContract = c.router(
       path: '/api/account/budgets',
       summary: 'Create the budget of a category for a month (one per category and month)',
       body: CreateBudgetRequestSchema,
-      responses: { 201: BudgetSchema, ...errorResponses(400, 401, 403, 409) },
+      responses: { 201: BudgetSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
       metadata: meta('premium'),
     },
     update: {
@@ -147,7 +148,7 @@ export const budgetsContract = c.router(
       summary: 'Change a budget',
       pathParams: IdParamSchema,
       body: UpdateBudgetRequestSchema,
-      responses: { 200: BudgetSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      responses: { 200: BudgetSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
       metadata: meta('premium'),
     },
     delete: {
@@ -163,7 +164,7 @@ export const budgetsContract = c.router(
       path: '/api/account/budgets/copy',
       summary: 'Copy the budgets of a month to another month (same category is overwritten)',
       body: CopyBudgetsRequestSchema,
-      responses: { 200: CopyBudgetsResultSchema, ...errorResponses(400, 401, 403) },
+      responses: { 200: CopyBudgetsResultSchema, ...errorResponses(400, 401, 403, 413, 415) },
       metadata: meta('premium'),
     },
     listOnetime: {
@@ -179,7 +180,7 @@ export const budgetsContract = c.router(
       path: '/api/account/budgets/onetime',
       summary: 'Create a one-time budget',
       body: CreateOnetimeBudgetRequestSchema,
-      responses: { 201: OnetimeBudgetSchema, ...errorResponses(400, 401, 403) },
+      responses: { 201: OnetimeBudgetSchema, ...errorResponses(400, 401, 403, 413, 415) },
       metadata: meta('premium'),
     },
     updateOnetime: {
@@ -188,7 +189,7 @@ export const budgetsContract = c.router(
       summary: 'Change a one-time budget',
       pathParams: IdParamSchema,
       body: UpdateOnetimeBudgetRequestSchema,
-      responses: { 200: OnetimeBudgetSchema, ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: OnetimeBudgetSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
       metadata: meta('premium'),
     },
     deleteOnetime: {
@@ -212,9 +213,19 @@ export const budgetsContract = c.router(
       path: '/api/account/budgets/income',
       summary: 'Set (or with null remove) the expected income of a month',
       body: SetBudgetIncomeRequestSchema,
-      responses: { 200: BudgetIncomeSchema, ...errorResponses(400, 401, 403) },
+      responses: { 200: BudgetIncomeSchema, ...errorResponses(400, 401, 403, 413, 415) },
       metadata: meta('premium'),
     },
   },
   routerOptions,
 );
+
+/** Component names of budgets (see schema-names.ts). */
+export const budgetsNamedSchemas: NamedSchemas = {
+  Budget: BudgetSchema,
+  MonthBudgets: MonthBudgetsSchema,
+  CopyBudgetsResult: CopyBudgetsResultSchema,
+  OnetimeBudget: OnetimeBudgetSchema,
+  OnetimeBudgetList: OnetimeBudgetListSchema,
+  BudgetIncome: BudgetIncomeSchema,
+};

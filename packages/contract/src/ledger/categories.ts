@@ -1,8 +1,9 @@
 /** Member categories (two levels) and tags. */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { CategoryNameSchema, CategoryTypeSchema } from '../admin.js';
 import {
+  CategoryNameSchema,
+  CategoryTypeSchema,
   errorResponses,
   IdParamSchema,
   IdSchema,
@@ -12,6 +13,7 @@ import {
   routerOptions,
   SortOrderSchema,
 } from '../common.js';
+import type { NamedSchemas } from '../schema-names.js';
 import { TagNameSchema } from './shared.js';
 
 const c = initContract();
@@ -81,7 +83,7 @@ export const categoriesContract = c.router(
       path: '/api/account/categories',
       summary: 'Create a category (goes last among its siblings)',
       body: CreateCategoryRequestSchema,
-      responses: { 201: CategorySchema, ...errorResponses(400, 401, 404, 409) },
+      responses: { 201: CategorySchema, ...errorResponses(400, 401, 404, 409, 413, 415) },
       metadata: meta('login'),
     },
     reorder: {
@@ -89,7 +91,7 @@ export const categoriesContract = c.router(
       path: '/api/account/categories/reorder',
       summary: 'New order of sibling categories',
       body: ReorderBodySchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 413, 415) },
       metadata: meta('login'),
     },
     import: {
@@ -106,7 +108,7 @@ export const categoriesContract = c.router(
       summary: 'Rename, retype or move a category (two levels only)',
       pathParams: IdParamSchema,
       body: UpdateCategoryRequestSchema,
-      responses: { 200: CategorySchema, ...errorResponses(400, 401, 404, 409) },
+      responses: { 200: CategorySchema, ...errorResponses(400, 401, 404, 409, 413, 415) },
       metadata: meta('login'),
     },
     delete: {
@@ -135,7 +137,7 @@ export const tagsContract = c.router(
       path: '/api/account/tags',
       summary: 'Create a tag (goes last)',
       body: TagRequestSchema,
-      responses: { 201: TagSchema, ...errorResponses(400, 401, 403, 409) },
+      responses: { 201: TagSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
       metadata: meta('premium'),
     },
     reorder: {
@@ -143,7 +145,7 @@ export const tagsContract = c.router(
       path: '/api/account/tags/reorder',
       summary: 'New order of all tags',
       body: ReorderBodySchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
       metadata: meta('premium'),
     },
     update: {
@@ -152,7 +154,7 @@ export const tagsContract = c.router(
       summary: 'Rename a tag (entries follow)',
       pathParams: IdParamSchema,
       body: TagRequestSchema,
-      responses: { 200: TagSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      responses: { 200: TagSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
       metadata: meta('premium'),
     },
     delete: {
@@ -166,3 +168,13 @@ export const tagsContract = c.router(
   },
   routerOptions,
 );
+
+/** Component names of categories and tags (see schema-names.ts). */
+export const categoriesNamedSchemas: NamedSchemas = {
+  Category: CategorySchema,
+  CategoryList: CategoryListSchema,
+  CategoryImportResult: CategoryImportResultSchema,
+  Tag: TagSchema,
+  TagList: TagListSchema,
+  TagRequest: TagRequestSchema,
+};

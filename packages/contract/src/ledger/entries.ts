@@ -21,6 +21,7 @@ import {
   routerOptions,
   SortOrderSchema,
 } from '../common.js';
+import type { NamedSchemas } from '../schema-names.js';
 import {
   CategoryRefSchema,
   DateRangeQuerySchema,
@@ -235,7 +236,7 @@ export const entriesContract = c.router(
       path: '/api/account/entries',
       summary: 'Record an entry',
       body: CreateEntryRequestSchema,
-      responses: { 201: EntrySchema, ...errorResponses(400, 401, 403, 404) },
+      responses: { 201: EntrySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
       metadata: meta('login'),
     },
     get: {
@@ -252,7 +253,7 @@ export const entriesContract = c.router(
       summary: 'Change an entry (omitted fields are kept)',
       pathParams: IdParamSchema,
       body: UpdateEntryRequestSchema,
-      responses: { 200: EntrySchema, ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: EntrySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
       metadata: meta('login'),
     },
     delete: {
@@ -268,7 +269,7 @@ export const entriesContract = c.router(
       path: '/api/account/entries/parse',
       summary: 'Parse a card message or push text; nothing is saved',
       body: ParseRequestSchema,
-      responses: { 200: ParseResultSchema, ...errorResponses(400, 401) },
+      responses: { 200: ParseResultSchema, ...errorResponses(400, 401, 413, 415) },
       metadata: meta('login'),
     },
     notification: {
@@ -279,7 +280,7 @@ export const entriesContract = c.router(
       responses: {
         200: NotificationSkippedSchema,
         201: NotificationCreatedSchema,
-        ...errorResponses(400, 401, 403),
+        ...errorResponses(400, 401, 403, 413, 415),
       },
       metadata: meta('premium'),
     },
@@ -317,7 +318,7 @@ export const quickEntriesContract = c.router(
       path: '/api/account/quick-entries',
       summary: 'Create a template',
       body: CreateQuickEntryRequestSchema,
-      responses: { 201: QuickEntrySchema, ...errorResponses(400, 401, 404) },
+      responses: { 201: QuickEntrySchema, ...errorResponses(400, 401, 404, 413, 415) },
       metadata: meta('login'),
     },
     update: {
@@ -326,7 +327,7 @@ export const quickEntriesContract = c.router(
       summary: 'Change a template (omitted fields are kept)',
       pathParams: IdParamSchema,
       body: UpdateQuickEntryRequestSchema,
-      responses: { 200: QuickEntrySchema, ...errorResponses(400, 401, 404) },
+      responses: { 200: QuickEntrySchema, ...errorResponses(400, 401, 404, 413, 415) },
       metadata: meta('login'),
     },
     delete: {
@@ -340,3 +341,18 @@ export const quickEntriesContract = c.router(
   },
   routerOptions,
 );
+
+/** Component names of entries and quick entries (see schema-names.ts). */
+export const entriesNamedSchemas: NamedSchemas = {
+  Entry: EntrySchema,
+  EntryPage: EntryPageSchema,
+  NotificationParseResult: ParseResultSchema,
+  ParsedNotification: ParsedNotificationSchema,
+  IgnoredNotification: IgnoredNotificationSchema,
+  NotificationCreated: NotificationCreatedSchema,
+  NotificationSkipped: NotificationSkippedSchema,
+  PendingCount: PendingCountSchema,
+  QuickEntry: QuickEntrySchema,
+  QuickEntryList: QuickEntryListSchema,
+  NotificationKind: NotificationKindSchema,
+};

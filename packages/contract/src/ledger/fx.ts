@@ -2,6 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { CurrencySchema, DateSchema, errorResponses, meta, RateSchema, routerOptions } from '../common.js';
+import type { NamedSchemas } from '../schema-names.js';
 
 const c = initContract();
 
@@ -22,9 +23,14 @@ export const fxContract = c.router(
       path: '/api/fx/rate',
       summary: 'Exchange rate between two currencies (cached per currency and day)',
       query: FxRateQuerySchema,
-      responses: { 200: FxRateSchema, ...errorResponses(400, 401, 404, 503) },
+      responses: { 200: FxRateSchema, ...errorResponses(400, 401, 404) },
       metadata: meta('login'),
     },
   },
   routerOptions,
 );
+
+/** Component names of exchange rates (see schema-names.ts). */
+export const fxNamedSchemas: NamedSchemas = {
+  FxRate: FxRateSchema,
+};

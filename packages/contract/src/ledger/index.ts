@@ -1,14 +1,15 @@
 /** The ledger area (`/api/account/...`, `/api/fx/...`). */
-import { backupContract } from './backup.js';
-import { budgetsContract } from './budgets.js';
-import { categoriesContract, tagsContract } from './categories.js';
-import { entriesContract, quickEntriesContract } from './entries.js';
-import { fxContract } from './fx.js';
-import { investmentsContract } from './investments.js';
-import { receiptsContract } from './receipts.js';
-import { recurringsContract } from './recurrings.js';
-import { statsContract } from './stats.js';
-import { walletsContract } from './wallets.js';
+import { combineNamedSchemas, type NamedSchemas } from '../schema-names.js';
+import { backupContract, backupNamedSchemas } from './backup.js';
+import { budgetsContract, budgetsNamedSchemas } from './budgets.js';
+import { categoriesContract, categoriesNamedSchemas, tagsContract } from './categories.js';
+import { entriesContract, entriesNamedSchemas, quickEntriesContract } from './entries.js';
+import { fxContract, fxNamedSchemas } from './fx.js';
+import { investmentsContract, investmentsNamedSchemas } from './investments.js';
+import { receiptsContract, receiptsNamedSchemas } from './receipts.js';
+import { recurringsContract, recurringsNamedSchemas } from './recurrings.js';
+import { statsContract, statsNamedSchemas } from './stats.js';
+import { walletsContract, walletsNamedSchemas } from './wallets.js';
 
 export * from './backup.js';
 export * from './budgets.js';
@@ -50,3 +51,17 @@ export const ledgerContract: {
   backup: backupContract,
   fx: fxContract,
 };
+
+/** Component names of the ledger area (see schema-names.ts). */
+export const ledgerNamedSchemas: NamedSchemas = /* @__PURE__ */ combineNamedSchemas(
+  entriesNamedSchemas,
+  walletsNamedSchemas,
+  budgetsNamedSchemas,
+  categoriesNamedSchemas,
+  recurringsNamedSchemas,
+  investmentsNamedSchemas,
+  statsNamedSchemas,
+  receiptsNamedSchemas,
+  backupNamedSchemas,
+  fxNamedSchemas,
+);

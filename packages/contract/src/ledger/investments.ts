@@ -18,6 +18,7 @@ import {
   QuantitySchema,
   routerOptions,
 } from '../common.js';
+import type { NamedSchemas } from '../schema-names.js';
 import { DateRangeQuerySchema, OptionalIdQuerySchema } from './shared.js';
 
 const c = initContract();
@@ -156,7 +157,7 @@ export const investmentsContract = c.router(
       path: '/api/account/holdings',
       summary: 'Create a holding (quantity and prices come from its trades)',
       body: CreateHoldingRequestSchema,
-      responses: { 201: HoldingSchema, ...errorResponses(400, 401, 403) },
+      responses: { 201: HoldingSchema, ...errorResponses(400, 401, 403, 413, 415) },
       metadata: meta('premium'),
     },
     getHolding: {
@@ -173,7 +174,7 @@ export const investmentsContract = c.router(
       summary: 'Rename a holding or change its stock code',
       pathParams: IdParamSchema,
       body: UpdateHoldingRequestSchema,
-      responses: { 200: HoldingSchema, ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: HoldingSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
       metadata: meta('premium'),
     },
     deleteHolding: {
@@ -197,7 +198,7 @@ export const investmentsContract = c.router(
       path: '/api/account/trades',
       summary: 'Record a trade (a sell beyond the held quantity is refused with 409)',
       body: CreateTradeRequestSchema,
-      responses: { 201: TradeSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      responses: { 201: TradeSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
       metadata: meta('premium'),
     },
     updateTrade: {
@@ -206,7 +207,7 @@ export const investmentsContract = c.router(
       summary: 'Edit a trade; refused (409) when replaying the trades in time order makes a quantity negative',
       pathParams: IdParamSchema,
       body: UpdateTradeRequestSchema,
-      responses: { 200: TradeSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      responses: { 200: TradeSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
       metadata: meta('premium'),
     },
     deleteTrade: {
@@ -229,9 +230,21 @@ export const investmentsContract = c.router(
       path: '/api/account/quotes/:code',
       summary: 'Current quote of a stock code',
       pathParams: QuoteParamSchema,
-      responses: { 200: QuoteSchema, ...errorResponses(400, 401, 403, 404, 503) },
+      responses: { 200: QuoteSchema, ...errorResponses(400, 401, 403, 404) },
       metadata: meta('premium'),
     },
   },
   routerOptions,
 );
+
+/** Component names of investments (see schema-names.ts). */
+export const investmentsNamedSchemas: NamedSchemas = {
+  Holding: HoldingSchema,
+  HoldingList: HoldingListSchema,
+  Trade: TradeSchema,
+  TradePage: TradePageSchema,
+  PortfolioHolding: PortfolioHoldingSchema,
+  Portfolio: PortfolioSchema,
+  Quote: QuoteSchema,
+  TradeSide: TradeSideSchema,
+};

@@ -2,6 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { errorResponses, FileFieldSchema, meta, routerOptions } from '../common.js';
+import type { NamedSchemas } from '../schema-names.js';
 
 const c = initContract();
 
@@ -23,9 +24,14 @@ export const receiptsContract = c.router(
       summary: 'Recognize the text of a receipt image (503 when recognition is not configured)',
       contentType: 'multipart/form-data',
       body: ReceiptRequestSchema,
-      responses: { 200: ReceiptTextSchema, ...errorResponses(400, 401, 403, 413, 503) },
+      responses: { 200: ReceiptTextSchema, ...errorResponses(400, 401, 403, 413, 415) },
       metadata: meta('premium'),
     },
   },
   routerOptions,
 );
+
+/** Component names of receipt recognition (see schema-names.ts). */
+export const receiptsNamedSchemas: NamedSchemas = {
+  ReceiptText: ReceiptTextSchema,
+};

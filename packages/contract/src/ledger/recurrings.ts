@@ -13,6 +13,7 @@ import {
   PositiveMoneySchema,
   routerOptions,
 } from '../common.js';
+import type { NamedSchemas } from '../schema-names.js';
 import { CategoryRefSchema, MemoSchema, TEMPLATE_NAME_MAX } from './shared.js';
 
 const c = initContract();
@@ -104,7 +105,7 @@ export const recurringsContract = c.router(
       path: '/api/account/recurrings',
       summary: 'Create a recurring transaction (FREE members: 2 in total, then 400 RECURRING_LIMIT)',
       body: CreateRecurringRequestSchema,
-      responses: { 201: RecurringSchema, ...errorResponses(400, 401, 404) },
+      responses: { 201: RecurringSchema, ...errorResponses(400, 401, 404, 413, 415) },
       metadata: meta('login'),
     },
     update: {
@@ -113,7 +114,7 @@ export const recurringsContract = c.router(
       summary: 'Change a recurring transaction (omitted fields are kept)',
       pathParams: IdParamSchema,
       body: UpdateRecurringRequestSchema,
-      responses: { 200: RecurringSchema, ...errorResponses(400, 401, 404) },
+      responses: { 200: RecurringSchema, ...errorResponses(400, 401, 404, 413, 415) },
       metadata: meta('login'),
     },
     delete: {
@@ -127,3 +128,10 @@ export const recurringsContract = c.router(
   },
   routerOptions,
 );
+
+/** Component names of recurring transactions (see schema-names.ts). */
+export const recurringsNamedSchemas: NamedSchemas = {
+  Recurring: RecurringSchema,
+  RecurringList: RecurringListSchema,
+  RecurringFrequency: RecurringFrequencySchema,
+};

@@ -13,6 +13,7 @@ import {
   YearQuerySchema,
   YearSchema,
 } from '../common.js';
+import type { NamedSchemas } from '../schema-names.js';
 
 const c = initContract();
 
@@ -73,3 +74,10 @@ export const statsContract = c.router(
   },
   routerOptions,
 );
+
+/** Component names of statistics (see schema-names.ts). */
+export const statsNamedSchemas: NamedSchemas = {
+  CategoryTotal: CategoryTotalSchema,
+  MonthlyStats: MonthlyStatsSchema,
+  YearlyStats: YearlyStatsSchema,
+};

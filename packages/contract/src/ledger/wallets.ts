@@ -16,6 +16,7 @@ import {
   routerOptions,
   SortOrderSchema,
 } from '../common.js';
+import type { NamedSchemas } from '../schema-names.js';
 import { WALLET_NAME_MAX } from './shared.js';
 
 const c = initContract();
@@ -139,7 +140,7 @@ export const walletsContract = c.router(
       path: '/api/account/wallets',
       summary: 'Create a wallet (goes last; FREE members have a per-type limit)',
       body: CreateWalletRequestSchema,
-      responses: { 201: WalletSchema, ...errorResponses(400, 401, 409) },
+      responses: { 201: WalletSchema, ...errorResponses(400, 401, 409, 413, 415) },
       metadata: meta('login'),
     },
     reorder: {
@@ -147,7 +148,7 @@ export const walletsContract = c.router(
       path: '/api/account/wallets/reorder',
       summary: 'New order of all wallets',
       body: ReorderBodySchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 413, 415) },
       metadata: meta('login'),
     },
     get: {
@@ -164,7 +165,7 @@ export const walletsContract = c.router(
       summary: 'Change a wallet (omitted fields are kept)',
       pathParams: IdParamSchema,
       body: UpdateWalletRequestSchema,
-      responses: { 200: WalletSchema, ...errorResponses(400, 401, 404, 409) },
+      responses: { 200: WalletSchema, ...errorResponses(400, 401, 404, 409, 413, 415) },
       metadata: meta('login'),
     },
     delete: {
@@ -193,3 +194,14 @@ export const walletsContract = c.router(
   },
   routerOptions,
 );
+
+/** Component names of wallets and net worth (see schema-names.ts). */
+export const walletsNamedSchemas: NamedSchemas = {
+  Wallet: WalletSchema,
+  WalletList: WalletListSchema,
+  NetWorth: NetWorthSchema,
+  NetWorthTrend: NetWorthTrendSchema,
+  NetWorthPoint: NetWorthPointSchema,
+  WalletType: WalletTypeSchema,
+  LoanMethod: LoanMethodSchema,
+};

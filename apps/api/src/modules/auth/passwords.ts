@@ -22,7 +22,7 @@ export interface PasswordHasherOptions {
   maxWaitMs: number;
 }
 
-/** Decision M20: 4 at a time, at most 32 waiting, none waiting longer than 2 seconds. */
+/** Decision M20: 4 at a time, at most 32 waiting, none waiting longer than 2 seconds (PASSWORD_HASH_* settings). */
 export const DEFAULT_HASHER_OPTIONS: PasswordHasherOptions = { concurrency: 4, maxQueued: 32, maxWaitMs: 2000 };
 
 /**

@@ -1,0 +1,279 @@
+/**
+ * @nestegg/contract as a frontend gets it: built, packed, installed with npm (with its peers at the
+ * lowest versions it declares) into a project outside the workspace, type-checked as a strict client,
+ * and run against a live api.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './test/app.js';
+
+const SLOW = 240_000;
+const workspaceRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const contractDir = join(workspaceRoot, 'packages/contract');
+const requireFromHere = createRequire(import.meta.url);
+const OPENAPI_TOOLING = ['@ts-rest/open-api', '@anatine/zod-openapi', 'openapi3-ts', 'yaml', 'ts-deepmerge'];
+
+type Manifest = {
+  private?: boolean;
+  exports: Record<string, string | Record<string, string>>;
+  peerDependencies: Record<string, string>;
+  dependencies?: Record<string, string>;
+};
+
+const execFileAsync = promisify(execFile);
+
+/** Runs a command; pnpm's npm_* variables are not passed on, so npm behaves as on a frontend machine. */
+const run = async (command: string, args: string[], cwd: string): Promise<string> => {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  try {
+    const { stdout } = await execFileAsync(command, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
+    return stdout;
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout}\n${stderr}`);
+  }
+};
+
+const readJson = async <T>(file: string): Promise<T> => JSON.parse(await readFile(file, 'utf8')) as T;
+
+const sizeOf = async (path: string): Promise<number> => {
+  const info = await stat(path);
+  if (!info.isDirectory()) return info.size;
+  const entries = await readdir(path);
+  const sizes = await Promise.all(entries.map((entry) => sizeOf(join(path, entry))));
+  return sizes.reduce((total, size) => total + size, 0);
+};
+
+async function buildAndPack(destination: string): Promise<string> {
+  await run('pnpm', ['--filter', '@nestegg/contract', 'build'], workspaceRoot);
+  await run('pnpm', ['pack', '--pack-destination', destination], contractDir);
+  const tarball = (await readdir(destination)).find((file) => file.endsWith('.tgz'));
+  if (!tarball) throw new Error('pnpm pack wrote no tarball');
+  return join(destination, tarball);
+}
+
+/** The lowest version a peer range allows: what a frontend on the oldest supported versions has. */
+const lowestVersion = (range: string): string => {
+  const version = range.replace(/^[\^~]/, '');
+  if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`unexpected peer range ${range}`);
+  return version;
+};
+
+async function installWithPeers(project: string, tarball: string): Promise<void> {
+  const { peerDependencies } = await readJson<Manifest>(join(contractDir, 'package.json'));
+  const peers = Object.entries(peerDependencies).map(([name, range]) => `${name}@${lowestVersion(range)}`);
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline', tarball, ...peers],
+    project,
+  );
+}
+
+const strictOptions = {
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  // The package's declaration files are checked too: a broken .d.ts must fail here.
+  skipLibCheck: false,
+  target: 'ES2022',
+  lib: ['ES2022', 'DOM'],
+  types: [],
+  verbatimModuleSyntax: true,
+};
+
+/** A Node-style project (nodenext, compiled to out/) and a bundler-style one (type check only). */
+async function writeTsConfigs(project: string): Promise<void> {
+  const nodenext = { ...strictOptions, module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'out' };
+  const bundler = { ...strictOptions, module: 'ESNext', moduleResolution: 'Bundler', noEmit: true };
+  await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: nodenext, files: ['client.ts'] }));
+  await writeFile(
+    join(project, 'tsconfig.bundler.json'),
+    JSON.stringify({ compilerOptions: bundler, files: ['client.ts'] }),
+  );
+}
+
+/** The client a frontend would write: one area, the typed client, and a switch over the problem code. */
+const clientScript = (baseUrl: string) => `
+import { authContract, initClient, type Problem, type ProblemCode } from '@nestegg/contract/auth';
+
+const baseUrl = ${JSON.stringify(baseUrl)};
+const email = \`consumer-\${Date.now()}@example.com\`;
+const password = 'correct horse battery staple';
+
+function loginMessage(code: ProblemCode): string {
+  switch (code) {
+    case 'UNAUTHENTICATED':
+      return 'Wrong e-mail or password.';
+    case 'RATE_LIMITED':
+      return 'Too many attempts: wait a moment.';
+    case 'ACCOUNT_SUSPENDED':
+      return 'This account is suspended.';
+    case 'VALIDATION_FAILED':
+    case 'MALFORMED_JSON':
+      return 'Check the form.';
+    default:
+      return \`Something went wrong (\${code}).\`;
+  }
+}
+
+// @ts-expect-error ProblemCode is a closed union, not any string
+const notACode: ProblemCode = 'NOT_A_CODE';
+void notACode;
+
+const anonymous = initClient(authContract, { baseUrl, validateResponse: true });
+
+const signup = await anonymous.signup({ body: { email, password, displayName: 'Consumer' } });
+if (signup.status !== 201) throw new Error(\`sign-up answered \${signup.status}\`);
+const login = await anonymous.login({ body: { email, password } });
+if (login.status !== 200) throw new Error(\`login answered \${login.status}\`);
+
+const member = initClient(authContract, {
+  baseUrl,
+  validateResponse: true,
+  baseHeaders: { authorization: \`Bearer \${login.body.token}\` },
+});
+const profile = await member.getProfile();
+if (profile.status !== 200) throw new Error(\`profile answered \${profile.status}\`);
+
+const wrong = await anonymous.login({ body: { email, password: 'not the password' } });
+if (wrong.status !== 401) throw new Error(\`wrong login answered \${wrong.status}\`);
+const problem: Problem = wrong.body;
+
+console.log(
+  JSON.stringify({
+    signedUp: signup.body.email,
+    profile: { email: profile.body.email, plan: profile.body.plan },
+    wrongLogin: problem.code,
+    message: loginMessage(problem.code),
+  }),
+);
+`;
+
+async function typeCheckAndCompile(project: string): Promise<void> {
+  const tsc = requireFromHere.resolve('typescript/bin/tsc');
+  await Promise.all([
+    run(process.execPath, [tsc, '-p', 'tsconfig.json'], project),
+    run(process.execPath, [tsc, '-p', 'tsconfig.bundler.json'], project),
+  ]);
+}
+
+type Esbuild = {
+  build(options: Record<string, unknown>): Promise<{ outputFiles: Array<{ contents: Uint8Array; text: string }> }>;
+};
+/** esbuild as tsup ships it (the api does not depend on esbuild itself). */
+const esbuild = createRequire(requireFromHere.resolve('tsup'))('esbuild') as Esbuild;
+
+/** Minified browser bundle of `code`, resolved from the consumer project's node_modules. */
+async function bundle(project: string, code: string, withPeers: boolean): Promise<{ text: string; bytes: number }> {
+  const result = await esbuild.build({
+    stdin: { contents: code, resolveDir: project, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+    external: withPeers ? [] : ['zod', '@ts-rest/core'],
+  });
+  const [output] = result.outputFiles;
+  return { text: output!.text, bytes: output!.contents.byteLength };
+}
+
+const ONLY_AUTH = "import { authContract } from '@nestegg/contract/auth'; console.log(authContract);";
+const AUTH_FROM_ROOT = "import { authContract } from '@nestegg/contract'; console.log(authContract);";
+const WHOLE_CONTRACT = "import { contract } from '@nestegg/contract'; console.log(contract);";
+
+describe('@nestegg/contract as a frontend installs it', () => {
+  const app = useTestApp();
+  let project = '';
+  let tarball = '';
+  const installed = () => join(project, 'node_modules/@nestegg/contract');
+
+  beforeAll(async () => {
+    project = await mkdtemp(join(tmpdir(), 'nestegg-consumer-'));
+    const packs = join(project, 'packs');
+    await mkdir(packs);
+    tarball = await buildAndPack(packs);
+    await installWithPeers(project, tarball);
+  }, SLOW);
+
+  afterAll(async () => {
+    if (project) await rm(project, { recursive: true, force: true });
+  });
+
+  it('ships a manifest a registry accepts, whose exports point only at files it ships', async () => {
+    const text = await readFile(join(installed(), 'package.json'), 'utf8');
+    expect(text).not.toMatch(/@nestegg\/source|workspace:|catalog:/);
+    const manifest = JSON.parse(text) as Manifest;
+    expect(manifest.private).toBeUndefined();
+    expect(manifest.dependencies).toBeUndefined();
+    const targets = Object.values(manifest.exports).flatMap((target) =>
+      typeof target === 'string' ? [target] : Object.values(target),
+    );
+    expect(targets.length).toBeGreaterThan(10);
+    for (const target of targets) await expect(stat(join(installed(), target)), target).resolves.toBeTruthy();
+    console.info(
+      `@nestegg/contract: tarball ${await sizeOf(tarball)} bytes, installed ${await sizeOf(installed())} bytes`,
+    );
+  });
+
+  it('brings only itself and its peers, no OpenAPI tooling', async () => {
+    const modules = join(project, 'node_modules');
+    for (const name of OPENAPI_TOOLING) await expect(stat(join(modules, name)), name).rejects.toThrow();
+    const top = (await readdir(modules)).filter((entry) => !entry.startsWith('.'));
+    expect(top.sort()).toEqual(['@nestegg', '@ts-rest', 'zod']);
+    for (const file of await readdir(join(installed(), 'dist'))) {
+      if (!file.endsWith('.js')) continue;
+      const source = await readFile(join(installed(), 'dist', file), 'utf8');
+      const packages = [...source.matchAll(/from\s*"([^".][^"]*)"/g)].map((match) => match[1]);
+      expect(
+        packages.filter((name) => name !== 'zod' && name !== '@ts-rest/core'),
+        file,
+      ).toEqual([]);
+    }
+  });
+
+  it(
+    'type-checks a strict client (nodenext and bundler resolution) that runs against the api',
+    async () => {
+      const address = await app.current.listen({ port: 0, host: '127.0.0.1' });
+      await writeTsConfigs(project);
+      await writeFile(join(project, 'client.ts'), clientScript(address));
+      await typeCheckAndCompile(project);
+      const output = JSON.parse(await run(process.execPath, ['out/client.js'], project)) as Record<string, unknown>;
+      expect(output).toEqual({
+        signedUp: expect.stringMatching(/^consumer-\d+@example\.com$/),
+        profile: { email: output.signedUp, plan: 'FREE' },
+        wrongLogin: 'UNAUTHENTICATED',
+        message: 'Wrong e-mail or password.',
+      });
+    },
+    SLOW,
+  );
+
+  it('bundles one area in a fraction of the whole contract', async () => {
+    const onlyAuth = await bundle(project, ONLY_AUTH, false);
+    const authFromRoot = await bundle(project, AUTH_FROM_ROOT, false);
+    const whole = await bundle(project, WHOLE_CONTRACT, false);
+    const withPeers = {
+      onlyAuth: await bundle(project, ONLY_AUTH, true),
+      whole: await bundle(project, WHOLE_CONTRACT, true),
+    };
+    console.info(
+      `minified bundles without peers: auth subpath ${onlyAuth.bytes} B, auth from the root ${authFromRoot.bytes} B, ` +
+        `whole contract ${whole.bytes} B; with zod and @ts-rest/core: ${withPeers.onlyAuth.bytes} B vs ${withPeers.whole.bytes} B`,
+    );
+    expect(onlyAuth.text).toContain('/api/auth/login');
+    expect(onlyAuth.text).not.toMatch(/\/api\/(account|board|billing|admin)\//);
+    expect(onlyAuth.bytes * 4).toBeLessThan(whole.bytes);
+    // sideEffects: false and pure root registries let a bundler drop the other areas even from the root.
+    expect(authFromRoot.bytes * 4).toBeLessThan(whole.bytes);
+  });
+});

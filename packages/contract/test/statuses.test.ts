@@ -1,0 +1,55 @@
+/**
+ * Every status the api can send on a route is declared on it, so the typed client's response union
+ * and the OpenAPI document are complete. The rules follow where each status comes from.
+ */
+import { isZodType } from '@ts-rest/core';
+import { describe, expect, it } from 'vitest';
+import { ProblemSchema, routeAuth } from '../src/index.js';
+import { type RouteEntry, routes } from './routes.js';
+
+/** The routes with a failure or attempt limit (M4, M18): they answer 429 with `Retry-After`. */
+const RATE_LIMITED = [
+  'auth.signup',
+  'auth.login',
+  'auth.idpOneLogin',
+  'auth.idpTwoLogin',
+  'auth.changePassword',
+  'auth.verifyPassword',
+];
+
+const takesBody = (r: RouteEntry): boolean => 'body' in r.route && isZodType(r.route.body);
+const hasPathParams = (r: RouteEntry): boolean => r.route.path.includes(':');
+
+/** The statuses a route can produce whatever its handler does. */
+const requiredStatuses = (r: RouteEntry): number[] => {
+  const auth = routeAuth(r.route);
+  const statuses = [500, 503]; // unexpected errors; overload shedding and a closing server
+  if (takesBody(r)) statuses.push(400, 413, 415); // invalid or malformed body, over the body limit, wrong media type
+  if (r.route.query || hasPathParams(r)) statuses.push(400); // invalid query or path parameters
+  if (hasPathParams(r)) statuses.push(404); // no such resource
+  if (auth === 'login' || auth === 'premium' || auth === 'admin') statuses.push(401); // no valid session
+  if (auth === 'premium' || auth === 'admin') statuses.push(403); // not premium / not an admin
+  if (RATE_LIMITED.includes(r.key)) statuses.push(429);
+  return [...new Set(statuses)].sort();
+};
+
+const declared = (r: RouteEntry): number[] => Object.keys(r.route.responses).map(Number);
+
+describe('declared statuses', () => {
+  it.each(routes.map((r) => [r.key, r] as const))('%s declares every status it can produce', (_key, r) => {
+    const missing = requiredStatuses(r).filter((status) => !declared(r).includes(status));
+    expect(missing).toEqual([]);
+  });
+
+  it('answers 429 on the rate-limited routes only', () => {
+    expect(routes.filter((r) => declared(r).includes(429)).map((r) => r.key)).toEqual(RATE_LIMITED);
+  });
+
+  it('answers every error status with a problem', () => {
+    for (const r of routes) {
+      for (const [status, schema] of Object.entries(r.route.responses)) {
+        if (Number(status) >= 400) expect(schema, `${r.key} ${status}`).toBe(ProblemSchema);
+      }
+    }
+  });
+});
