@@ -1,72 +1,134 @@
 /**
- * Benchmarks of the hot paths of the member area, through `inject` (no network), on a scratch database
- * migrated from scratch and a scratch Redis prefix: session resolution (every authenticated request pays
- * it), with and without the fast store, and a password login (argon2id dominates).
- *
- *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres TEST_REDIS_URL=redis://127.0.0.1:6379 pnpm bench
+ * `pnpm bench`: the api against bare raw-SQL baselines, over loopback, on scratch data of stated sizes.
+ * Writes the table to docs/performance.md (see `--help` and the file's own "Running it").
  */
 
-import { buildApp } from '@nestegg/api/app';
-import { loadEnv } from '@nestegg/api/env';
-import { migrateDatabase } from '@nestegg/db/migrate';
-import { createEmptyDatabase, createTestRedis } from '@nestegg/testing';
-import type { FastifyInstance } from 'fastify';
+import { writeFile } from 'node:fs/promises';
+import type { BenchChild } from './child.js';
+import { httpSide, type LoadResult, measureInterleaved, rateSide, type Side } from './load.js';
+import { describeMachine } from './machine.js';
+import { parseRunOptions, type RunOptions } from './options.js';
+import { runProfile } from './profile.js';
+import { type RowResult, renderReport } from './report.js';
+import { allRows } from './rows/index.js';
+import type { BenchRow, Dataset } from './rows/types.js';
+import { deleteRedisKeys, ScratchDatabases, scratchRedisPrefix } from './scratch.js';
+import { planSteps, progress, type RunContext, type Step, seedStep, selectRows, startChild } from './steps.js';
 
-async function measure(name: string, iterations: number, operation: () => Promise<unknown>) {
-  for (let warmup = 0; warmup < Math.min(50, iterations); warmup += 1) await operation();
-  const started = process.hrtime.bigint();
-  for (let run = 0; run < iterations; run += 1) await operation();
-  const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
-  console.log(
-    `${name.padEnd(44)} ${(iterations / (elapsedMs / 1000)).toFixed(0).padStart(7)} ops/s  ${(elapsedMs / iterations).toFixed(3)} ms/op`,
+/** The api, its baseline and, when the row has one, its reference, measured in interleaved slices. */
+function sidesOf(child: BenchChild, row: BenchRow, connections: number): Record<string, Side> {
+  const target = child.target(row.key);
+  const sides: Record<string, Side> = {
+    api: httpSide(target.apiUrl, target.request, connections),
+    baseline: httpSide(target.baselineUrl, target.request, connections),
+  };
+  if (row.reference) {
+    sides.reference = rateSide((seconds) =>
+      child.call({ type: 'reference', key: row.key, seconds, concurrency: connections }),
+    );
+  }
+  return sides;
+}
+
+async function measureRow(child: BenchChild, row: BenchRow, size: number, options: RunOptions): Promise<RowResult> {
+  progress(`${row.name} at ${size.toLocaleString('en-US')} ${row.dataset.unit}`);
+  const load = { ...options.load, connections: row.connections ?? options.load.connections };
+  const measured = await measureInterleaved(sidesOf(child, row, load.connections), load);
+  const { api, baseline } = measured as Record<'api' | 'baseline', LoadResult>;
+  const counts = await child.call({ type: 'count', key: row.key });
+  const result: RowResult = {
+    row,
+    size,
+    connections: load.connections,
+    api,
+    baseline,
+    counts,
+    json: child.target(row.key).json,
+  };
+  const reference = measured.reference;
+  if (row.reference && reference)
+    result.reference = { label: row.reference.label, perSecond: reference.requestsPerSecond };
+  progress(
+    `  api ${api.requestsPerSecond.toFixed(0)} req/s p50 ${api.p50Ms.toFixed(2)} ms · baseline ${baseline.requestsPerSecond.toFixed(0)} req/s p50 ${baseline.p50Ms.toFixed(2)} ms · ${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}×`,
   );
+  return result;
 }
 
-async function sessionFor(app: FastifyInstance, email: string) {
-  await app.inject({
-    method: 'POST',
-    url: '/api/auth/signup',
-    payload: { email, password: 'bench password', displayName: 'Bench' },
-  });
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { email, password: 'bench password' },
-  });
-  return { authorization: `Bearer ${login.json().token}` };
+async function measureAll(context: RunContext, steps: Step[]): Promise<RowResult[]> {
+  const results: RowResult[] = [];
+  const databases = new Map<Dataset, string>();
+  for (const step of steps) {
+    if (!databases.has(step.dataset)) databases.set(step.dataset, await context.scratch.forDataset(step.dataset.name));
+    const databaseUrl = databases.get(step.dataset)!;
+    await seedStep(databaseUrl, step);
+    const child = await startChild(context, databaseUrl, step);
+    try {
+      for (const row of step.rows) results.push(await measureRow(child, row, step.size, context.options));
+    } finally {
+      await child.stop();
+    }
+  }
+  // Report order: rows as declared, each from its smallest size up.
+  const order = (result: RowResult) => allRows.indexOf(result.row);
+  return results.sort((a, b) => order(a) - order(b) || a.size - b.size);
 }
 
-async function main() {
-  const database = await createEmptyDatabase();
-  const redis = await createTestRedis();
-  await migrateDatabase(database.url);
-  const base = { DATABASE_URL: database.url, LOG_LEVEL: 'silent', TRUST_PROXY: 'false' };
-  const withRedis = await buildApp(loadEnv({ ...base, REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix }));
-  const withoutRedis = await buildApp(loadEnv(base));
+async function runTable(context: RunContext): Promise<void> {
+  const { options } = context;
+  const startedAt = new Date();
+  const machine = await describeMachine(options.databaseUrl, options.redisUrl);
+  const steps = planSteps(selectRows(options.rowFilter), options.mode);
+  const results = await measureAll(context, steps);
+  const datasets = [...new Set(steps.map((step) => step.dataset))].map((dataset) => ({
+    unit: dataset.unit,
+    sizes: steps.filter((step) => step.dataset === dataset).map((step) => step.size),
+  }));
+  const markdown = renderReport({
+    machine,
+    startedAt,
+    elapsedSeconds: (Date.now() - startedAt.getTime()) / 1000,
+    options,
+    datasets,
+    results,
+  });
+  process.stdout.write(markdown);
+  if (options.out) {
+    await writeFile(options.out, markdown);
+    progress(`wrote ${options.out}`);
+  }
+}
+
+/** Cleans up once, whether the run ends, fails or is interrupted. */
+function cleanupOnce(context: RunContext): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => {
+    done ??= (async () => {
+      await context.scratch.dropAll().catch((error: unknown) => progress(`could not drop scratch databases: ${error}`));
+      await deleteRedisKeys(context.options.redisUrl, context.redisKeyPrefix).catch((error: unknown) =>
+        progress(`could not delete Redis keys ${context.redisKeyPrefix}*: ${error}`),
+      );
+    })();
+    return done;
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseRunOptions(process.argv.slice(2));
+  const context: RunContext = {
+    options,
+    scratch: new ScratchDatabases(options.databaseUrl),
+    redisKeyPrefix: scratchRedisPrefix(),
+  };
+  const cleanup = cleanupOnce(context);
+  process.once('SIGINT', () => {
+    progress('interrupted; cleaning up');
+    void cleanup().finally(() => process.exit(130));
+  });
   try {
-    const cachedHeaders = await sessionFor(withRedis, 'bench-redis@nestegg.test');
-    const backupHeaders = await sessionFor(withoutRedis, 'bench-pg@nestegg.test');
-    await measure('GET /api/auth/points (session from Redis)', 2000, () =>
-      withRedis.inject({ method: 'GET', url: '/api/auth/points', headers: cachedHeaders }),
-    );
-    await measure('GET /api/auth/points (session from Postgres)', 2000, () =>
-      withoutRedis.inject({ method: 'GET', url: '/api/auth/points', headers: backupHeaders }),
-    );
-    await measure('GET /healthz (no session: baseline)', 2000, () =>
-      withRedis.inject({ method: 'GET', url: '/healthz' }),
-    );
-    await measure('POST /api/auth/login (argon2id verify)', 30, () =>
-      withRedis.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { email: 'bench-redis@nestegg.test', password: 'bench password' },
-      }),
-    );
+    if (options.profile) await runProfile(context, options.profile);
+    else await runTable(context);
   } finally {
-    await withRedis.close();
-    await withoutRedis.close();
-    await redis.cleanup();
-    await database.drop();
+    await cleanup();
   }
 }
 

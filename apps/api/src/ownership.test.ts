@@ -29,7 +29,9 @@ interface Reference {
 }
 
 function referencesOf(key: string, route: AppRoute): Reference[] {
-  const byRoute = ownedResources.find((resource) => resource.routes.some((prefix) => key.startsWith(`${prefix}.`)));
+  const byRoute = ownedResources.find((resource) =>
+    resource.routes.some((prefix) => key === prefix || key.startsWith(`${prefix}.`)),
+  );
   const byField = (field: string) => ownedResources.find((resource) => resource.fields?.includes(field));
   const pathRefs = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(
     (match): Reference => ({ place: 'path', key: match[1]!, resource: byRoute }),

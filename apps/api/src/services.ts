@@ -29,6 +29,7 @@ export function createServices(infrastructure: Infrastructure) {
     maxWaitMs: env.PASSWORD_HASH_MAX_WAIT_MS,
   });
   return {
+    clock,
     sessions,
     settings,
     accountDeletion,
@@ -41,6 +42,7 @@ export function createServices(infrastructure: Infrastructure) {
       sessions,
       limits,
       logger,
+      clock,
       providers: { IDPONE: providerConfig(env, 'IDPONE'), IDPTWO: providerConfig(env, 'IDPTWO') },
     }),
     members: new MemberAdministration({ db, sessions, accountDeletion, hasher }),

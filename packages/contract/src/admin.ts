@@ -18,6 +18,7 @@ import {
 } from './common.js';
 import { MemberResponseSchema, MemberStatusSchema, RoleSchema } from './member.js';
 import type { NamedSchemas } from './schema-names.js';
+import { text } from './text.js';
 
 const c = initContract();
 
@@ -30,7 +31,7 @@ export const AdminMemberSchema = MemberResponseSchema.omit({ profileImage: true 
 export type AdminMember = z.infer<typeof AdminMemberSchema>;
 
 export const AdminMemberListQuerySchema = PageQuerySchema.extend({
-  q: z.string().trim().max(100).optional().describe('Case-insensitive search on e-mail and display name'),
+  q: text().trim().max(100).optional().describe('Case-insensitive search on e-mail and display name'),
 });
 export type AdminMemberListQuery = z.infer<typeof AdminMemberListQuerySchema>;
 export const AdminMemberPageSchema = paginated(AdminMemberSchema);
@@ -52,7 +53,7 @@ export type SignupSetting = z.infer<typeof SignupSettingSchema>;
 
 export const DefaultCategorySchema = z.object({
   id: IdSchema,
-  name: z.string(),
+  name: text(),
   type: CategoryTypeSchema,
   parentId: IdSchema.nullable().describe('null for a top-level category'),
   sortOrder: SortOrderSchema,

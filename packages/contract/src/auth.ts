@@ -1,9 +1,10 @@
 /** Member area: sign-up, sessions, provider sign-in, profile, password, points, withdrawal. */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { errorResponses, IdSchema, InstantSchema, meta, routerOptions } from './common.js';
+import { errorResponses, IdParamSchema, IdSchema, InstantSchema, meta, routerOptions } from './common.js';
 import { MemberResponseSchema, MemberStatusSchema, ProviderSchema, RoleSchema } from './member.js';
 import type { NamedSchemas } from './schema-names.js';
+import { text } from './text.js';
 
 export * from './member.js';
 
@@ -13,14 +14,14 @@ const c = initContract();
 // Fields
 // ---------------------------------------------------------------------------
 
-export const EmailSchema = z.string().trim().toLowerCase().email().max(254);
+export const EmailSchema = text().trim().toLowerCase().email().max(254);
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
-export const PasswordSchema = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX);
+export const PasswordSchema = text().min(PASSWORD_MIN).max(PASSWORD_MAX);
 /** A password being checked (login, gate): no policy hints, only a sane bound. */
-export const PasswordInputSchema = z.string().min(1).max(PASSWORD_MAX);
+export const PasswordInputSchema = text().min(1).max(PASSWORD_MAX);
 export const DISPLAY_NAME_MAX = 30;
-export const DisplayNameSchema = z.string().trim().min(1).max(DISPLAY_NAME_MAX);
+export const DisplayNameSchema = text().trim().min(1).max(DISPLAY_NAME_MAX);
 
 /** A data URL of a PNG/JPEG/GIF/WebP image, at most 700,000 characters (≈512 KB). */
 export const PROFILE_IMAGE_MAX_CHARS = 700_000;
@@ -37,7 +38,7 @@ export const ProfileImageDataUrlSchema = z
 // ---------------------------------------------------------------------------
 
 export const SessionResponseSchema = z.object({
-  token: z.string().describe('Send as `Authorization: Bearer <token>`'),
+  token: text().describe('Send as `Authorization: Bearer <token>`'),
   expiresAt: InstantSchema,
   member: MemberResponseSchema,
 });
@@ -48,10 +49,10 @@ export const SignupRequestSchema = z.object({
   password: PasswordSchema,
   displayName: DisplayNameSchema,
   /** Honeypot: humans leave it empty; anything else is treated as a bot. */
-  website: z.string().max(2000).optional().describe('Honeypot: leave empty'),
+  website: text().max(2000).optional().describe('Honeypot: leave empty'),
 });
 export type SignupRequest = z.infer<typeof SignupRequestSchema>;
-export const SignupResponseSchema = z.object({ email: z.string(), displayName: z.string() });
+export const SignupResponseSchema = z.object({ email: text(), displayName: text() });
 export type SignupResponse = z.infer<typeof SignupResponseSchema>;
 
 export const LoginRequestSchema = z.object({
@@ -61,16 +62,16 @@ export const LoginRequestSchema = z.object({
 });
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
-export const IdpOneLoginRequestSchema = z.object({ idToken: z.string().min(1).max(8192) });
+export const IdpOneLoginRequestSchema = z.object({ idToken: text().min(1).max(8192) });
 export type IdpOneLoginRequest = z.infer<typeof IdpOneLoginRequestSchema>;
 export const IdpTwoLoginRequestSchema = z.object({
-  identityToken: z.string().min(1).max(8192),
+  identityToken: text().min(1).max(8192),
   /** Provider two only sends the name on the first sign-in; the app forwards it. */
   displayName: DisplayNameSchema.optional(),
 });
 export type IdpTwoLoginRequest = z.infer<typeof IdpTwoLoginRequestSchema>;
 export const IdpOneClientIdResponseSchema = z.object({
-  clientId: z.string().nullable().describe('null when provider one sign-in is not configured'),
+  clientId: text().nullable().describe('null when provider one sign-in is not configured'),
 });
 export type IdpOneClientIdResponse = z.infer<typeof IdpOneClientIdResponseSchema>;
 
@@ -82,8 +83,38 @@ export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
 
 export const VerifyPasswordRequestSchema = z.object({ password: PasswordInputSchema });
 export type VerifyPasswordRequest = z.infer<typeof VerifyPasswordRequestSchema>;
-export const VerifyPasswordResponseSchema = z.object({ verified: z.literal(true) });
+/** How long a passed gate counts as a fresh re-authentication for sensitive operations (withdrawal). */
+export const REAUTHENTICATION_WINDOW_MINUTES = 5;
+
+export const VerifyPasswordResponseSchema = z.object({
+  verified: z.literal(true),
+  reauthenticatedUntil: InstantSchema.describe(
+    'Sensitive operations (withdrawal) are allowed in this session until then',
+  ),
+});
 export type VerifyPasswordResponse = z.infer<typeof VerifyPasswordResponseSchema>;
+
+/** Re-authentication of a provider account: a fresh ID token of the provider the account is linked to. */
+export const ReauthenticateRequestSchema = z.object({
+  provider: z.enum(['IDPONE', 'IDPTWO']),
+  token: text().min(1).max(8192).describe('An ID token issued within the last 5 minutes'),
+});
+export type ReauthenticateRequest = z.infer<typeof ReauthenticateRequestSchema>;
+
+/** One of the caller's sessions ("where am I signed in"). */
+export const MemberSessionSchema = z.object({
+  id: IdSchema,
+  current: z.boolean().describe('The session this request was made with'),
+  userAgent: text().nullable().describe('User-Agent of the client at login'),
+  createdAt: InstantSchema,
+  lastSeenAt: InstantSchema.describe('Updated at most once per tenth of the session lifetime'),
+  expiresAt: InstantSchema,
+});
+export type MemberSession = z.infer<typeof MemberSessionSchema>;
+export const MemberSessionListSchema = z.object({ items: z.array(MemberSessionSchema) });
+export type MemberSessionList = z.infer<typeof MemberSessionListSchema>;
+export const EndedSessionsSchema = z.object({ ended: z.number().int().min(0) });
+export type EndedSessions = z.infer<typeof EndedSessionsSchema>;
 
 export const UpdateProfileRequestSchema = z.object({ displayName: DisplayNameSchema });
 export type UpdateProfileRequest = z.infer<typeof UpdateProfileRequestSchema>;
@@ -100,7 +131,7 @@ export const POINT_HISTORY_MAX = 100;
 export const PointHistoryItemSchema = z.object({
   id: IdSchema,
   amount: z.number().int().describe('Signed change of the balance'),
-  reason: z.string(),
+  reason: text(),
   createdAt: InstantSchema,
 });
 export type PointHistoryItem = z.infer<typeof PointHistoryItemSchema>;
@@ -177,6 +208,8 @@ export const authContract = c.router(
       method: 'POST',
       path: '/api/auth/verify-password',
       summary: 'Re-authentication gate before sensitive screens',
+      description:
+        'Checks the password of a LOCAL account; on success the session counts as re-authenticated for 5 minutes, which withdrawal requires.',
       body: VerifyPasswordRequestSchema,
       responses: { 200: VerifyPasswordResponseSchema, ...errorResponses(400, 401, 413, 415, 429) },
       metadata: meta('login'),
@@ -218,11 +251,45 @@ export const authContract = c.router(
       responses: { 200: PointHistoryResponseSchema, ...errorResponses(401) },
       metadata: meta('login'),
     },
+    reauthenticate: {
+      method: 'POST',
+      path: '/api/auth/reauthenticate',
+      summary: 'Re-authentication gate for provider accounts (a fresh provider token)',
+      description:
+        'For accounts that sign in with an identity provider: a token of the provider linked to this account, issued within 5 minutes, re-authenticates the session for 5 minutes.',
+      body: ReauthenticateRequestSchema,
+      responses: { 200: VerifyPasswordResponseSchema, ...errorResponses(400, 401, 403, 413, 415, 429, 503) },
+      metadata: meta('login'),
+    },
+    listSessions: {
+      method: 'GET',
+      path: '/api/auth/sessions',
+      summary: "The caller's live sessions, oldest first",
+      responses: { 200: MemberSessionListSchema, ...errorResponses(401) },
+      metadata: meta('login'),
+    },
+    endOtherSessions: {
+      method: 'DELETE',
+      path: '/api/auth/sessions',
+      summary: 'End every session of the caller except this one',
+      responses: { 200: EndedSessionsSchema, ...errorResponses(401) },
+      metadata: meta('login'),
+    },
+    endSession: {
+      method: 'DELETE',
+      path: '/api/auth/sessions/:id',
+      summary: 'End one session of the caller (sign out a device)',
+      pathParams: IdParamSchema,
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
+      metadata: meta('login'),
+    },
     deleteMe: {
       method: 'DELETE',
       path: '/api/auth/me',
       summary: 'Withdraw: permanently delete the caller and all their data',
-      responses: { 204: c.noBody(), ...errorResponses(401, 409) },
+      description:
+        'Requires a re-authentication in this session within the last 5 minutes (`verify-password`, or `reauthenticate` for provider accounts): otherwise 403 REAUTHENTICATION_REQUIRED.',
+      responses: { 204: c.noBody(), ...errorResponses(401, 403, 409) },
       metadata: meta('login'),
     },
     signupEnabled: {
@@ -243,6 +310,10 @@ export const authNamedSchemas: NamedSchemas = {
   SignupResult: SignupResponseSchema,
   IdpOneClientId: IdpOneClientIdResponseSchema,
   PasswordVerification: VerifyPasswordResponseSchema,
+  ReauthenticationRequest: ReauthenticateRequestSchema,
+  MemberSession: MemberSessionSchema,
+  MemberSessionList: MemberSessionListSchema,
+  EndedSessions: EndedSessionsSchema,
   PointBalance: PointsResponseSchema,
   PointHistoryItem: PointHistoryItemSchema,
   PointHistory: PointHistoryResponseSchema,

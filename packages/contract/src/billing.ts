@@ -11,6 +11,7 @@ import {
   routerOptions,
 } from './common.js';
 import type { NamedSchemas } from './schema-names.js';
+import { text } from './text.js';
 
 const c = initContract();
 
@@ -18,7 +19,7 @@ export const BillingPeriodSchema = z.enum(['MONTHLY', 'YEARLY']);
 export type BillingPeriod = z.infer<typeof BillingPeriodSchema>;
 
 export const ProductSchema = z.object({
-  id: z.string().describe('Store product id'),
+  id: text().describe('Store product id'),
   period: BillingPeriodSchema,
   price: NonNegativeMoneySchema.describe('Price in whole units of `currency`'),
   currency: CurrencySchema,
@@ -28,10 +29,10 @@ export const ProductListSchema = z.object({ products: z.array(ProductSchema) });
 export type ProductList = z.infer<typeof ProductListSchema>;
 
 export const VerifyPurchaseRequestSchema = z.object({
-  productId: z.string().trim().min(1).max(200),
-  purchaseToken: z.string().min(1).max(4096),
-  orderId: z.string().max(200).optional(),
-  packageName: z.string().max(200).optional(),
+  productId: text().trim().min(1).max(200),
+  purchaseToken: text().min(1).max(4096),
+  orderId: text().max(200).optional(),
+  packageName: text().max(200).optional(),
 });
 export type VerifyPurchaseRequest = z.infer<typeof VerifyPurchaseRequestSchema>;
 
@@ -42,7 +43,7 @@ export const SubscriptionSchema = z.object({
     'Next renewal; null when auto-renew is off or there is no subscription',
   ),
   autoRenew: z.boolean(),
-  productId: z.string().nullable(),
+  productId: text().nullable(),
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 
@@ -55,12 +56,12 @@ export const StoreNotificationRequestSchema = z
           .string()
           .regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'expected base64')
           .describe('Base64 notification JSON'),
-        messageId: z.string().min(1).max(200),
-        publishTime: z.string().optional(),
-        attributes: z.record(z.string()).optional(),
+        messageId: text().min(1).max(200),
+        publishTime: text().optional(),
+        attributes: z.record(text()).optional(),
       })
       .passthrough(),
-    subscription: z.string().optional(),
+    subscription: text().optional(),
   })
   .passthrough();
 export type StoreNotificationRequest = z.infer<typeof StoreNotificationRequestSchema>;

@@ -14,6 +14,7 @@ import {
   routerOptions,
 } from './common.js';
 import type { NamedSchemas } from './schema-names.js';
+import { text } from './text.js';
 
 const c = initContract();
 
@@ -46,8 +47,8 @@ export const POST_RECOMMENDERS_PREVIEW = 20;
 
 export const AuthorSchema = z.object({
   id: IdSchema,
-  displayName: z.string(),
-  avatarUrl: z.string().nullable().describe('Custom picture (data URL) or provider one picture; null when none'),
+  displayName: text(),
+  avatarUrl: text().nullable().describe('Custom picture (data URL) or provider one picture; null when none'),
 });
 export type Author = z.infer<typeof AuthorSchema>;
 
@@ -64,9 +65,9 @@ const voteFields = {
 export const PostSummarySchema = z.object({
   id: IdSchema,
   category: BoardCategorySchema,
-  title: z.string(),
+  title: text(),
   author: AuthorSchema,
-  tags: z.array(z.string()),
+  tags: z.array(text()),
   notice: z.boolean(),
   blocked: z.boolean().describe('Hidden; only admins see blocked posts'),
   hot: z.boolean().describe('Created within 1 day with 50 or more up votes'),
@@ -78,8 +79,8 @@ export const PostSummarySchema = z.object({
 export type PostSummary = z.infer<typeof PostSummarySchema>;
 
 export const PostDetailSchema = PostSummarySchema.extend({
-  body: z.string(),
-  blockReason: z.string().nullable().describe('Shown to admins; null otherwise'),
+  body: text(),
+  blockReason: text().nullable().describe('Shown to admins; null otherwise'),
   recommenders: z
     .array(AuthorSchema)
     .max(POST_RECOMMENDERS_PREVIEW)
@@ -89,7 +90,7 @@ export type PostDetail = z.infer<typeof PostDetailSchema>;
 
 export const PostListQuerySchema = PageQuerySchema.extend({
   category: BoardCategorySchema.optional().describe('Omit for every board'),
-  tag: z.string().trim().min(1).max(BOARD_TAG_MAX).optional().describe('Only posts carrying this tag'),
+  tag: text().trim().min(1).max(BOARD_TAG_MAX).optional().describe('Only posts carrying this tag'),
 });
 export type PostListQuery = z.infer<typeof PostListQuerySchema>;
 
@@ -102,14 +103,14 @@ export const PostPageSchema = paginated(PostSummarySchema).extend({
 export type PostPage = z.infer<typeof PostPageSchema>;
 
 export const PostTagsSchema = z
-  .array(z.string().trim().min(1).max(BOARD_TAG_MAX))
+  .array(text().trim().min(1).max(BOARD_TAG_MAX))
   .max(POST_TAGS_MAX)
   .refine((tags) => new Set(tags).size === tags.length, 'tags must be unique');
 
 export const CreatePostRequestSchema = z.object({
   category: BoardCategorySchema,
-  title: z.string().trim().min(1).max(POST_TITLE_MAX),
-  body: z.string().trim().min(1).max(POST_BODY_MAX),
+  title: text().trim().min(1).max(POST_TITLE_MAX),
+  body: text().trim().min(1).max(POST_BODY_MAX),
   tags: PostTagsSchema.default([]).describe('Names from the tag groups of the board'),
   notice: z.boolean().optional().describe('Honoured only for admins'),
 });
@@ -124,7 +125,7 @@ export type UpdatePostRequest = z.infer<typeof UpdatePostRequestSchema>;
 export const CommentSchema = z.object({
   id: IdSchema,
   postId: IdSchema,
-  body: z.string().nullable().describe('null when blocked and the caller is not an admin'),
+  body: text().nullable().describe('null when blocked and the caller is not an admin'),
   author: AuthorSchema,
   blocked: z.boolean(),
   hot: z.boolean(),
@@ -135,7 +136,7 @@ export const CommentSchema = z.object({
 export type Comment = z.infer<typeof CommentSchema>;
 
 export const MyCommentSchema = CommentSchema.extend({
-  postTitle: z.string(),
+  postTitle: text(),
   postCategory: BoardCategorySchema,
 });
 export type MyComment = z.infer<typeof MyCommentSchema>;
@@ -148,7 +149,7 @@ export const MyPostPageSchema = paginated(PostSummarySchema);
 export type MyPostPage = z.infer<typeof MyPostPageSchema>;
 
 export const CommentBodyRequestSchema = z.object({
-  body: z.string().trim().min(1).max(COMMENT_BODY_MAX),
+  body: text().trim().min(1).max(COMMENT_BODY_MAX),
 });
 export type CommentBodyRequest = z.infer<typeof CommentBodyRequestSchema>;
 
@@ -162,7 +163,7 @@ export const VoteResultSchema = z.object(voteFields).describe('Counts after the 
 export type VoteResult = z.infer<typeof VoteResultSchema>;
 
 export const ReportRequestSchema = z.object({
-  reason: z.string().trim().min(1).max(REPORT_REASON_MAX),
+  reason: text().trim().min(1).max(REPORT_REASON_MAX),
 });
 export type ReportRequest = z.infer<typeof ReportRequestSchema>;
 
@@ -178,20 +179,20 @@ export const ImageUploadRequestSchema = z.object({
 });
 export type ImageUploadRequest = z.infer<typeof ImageUploadRequestSchema>;
 export const ImageUploadResponseSchema = z.object({
-  url: z.string().url().describe('Absolute URL under the public address, e.g. https://…/api/images/{id}'),
+  url: text().url().describe('Absolute URL under the public address, e.g. https://…/api/images/{id}'),
 });
 export type ImageUploadResponse = z.infer<typeof ImageUploadResponseSchema>;
 
 export const ImageIdParamSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not an image id'),
+  id: text().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not an image id'),
 });
 export type ImageIdParam = z.infer<typeof ImageIdParamSchema>;
 
-export const BoardTagSchema = z.object({ id: IdSchema, name: z.string(), sortOrder: z.number().int() });
+export const BoardTagSchema = z.object({ id: IdSchema, name: text(), sortOrder: z.number().int() });
 export type BoardTag = z.infer<typeof BoardTagSchema>;
 export const TagGroupSchema = z.object({
   id: IdSchema,
-  name: z.string(),
+  name: text(),
   sortOrder: z.number().int(),
   boards: z.array(BoardCategorySchema).describe('Boards the group is shown on; empty = every board'),
   tags: z.array(BoardTagSchema),
@@ -217,13 +218,13 @@ export const ReportedItemSchema = z.object({
   targetId: IdSchema,
   postId: IdSchema.describe('The post itself, or the post a comment belongs to'),
   postCategory: BoardCategorySchema,
-  title: z.string().describe('Post title (for a comment: the title of its post)'),
-  excerpt: z.string().describe('First 200 characters of the body'),
+  title: text().describe('Post title (for a comment: the title of its post)'),
+  excerpt: text().describe('First 200 characters of the body'),
   author: AuthorSchema,
   reportCount: z.number().int().min(0).describe('0 for an item blocked by the spam filter only'),
-  reasons: z.array(z.string()).describe('Latest report reasons, newest first (at most 10)'),
+  reasons: z.array(text()).describe('Latest report reasons, newest first (at most 10)'),
   blocked: z.boolean(),
-  blockReason: z.string().nullable(),
+  blockReason: text().nullable(),
   createdAt: InstantSchema,
   lastReportedAt: InstantSchema.nullable(),
 });

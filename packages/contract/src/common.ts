@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ProblemCodeSchema } from './problem-codes.js';
 import type { NamedSchemas } from './schema-names.js';
+import { text } from './text.js';
 
 // ---------------------------------------------------------------------------
 // Route metadata (the api's guards read it)
@@ -56,18 +57,18 @@ export const routeAuth = (route: { metadata?: unknown; path?: string }): AuthLev
 // ---------------------------------------------------------------------------
 
 export const ProblemFieldErrorSchema = z.object({
-  path: z.string().describe('Dotted path of the offending field, e.g. `body.email`'),
-  message: z.string(),
+  path: text().describe('Dotted path of the offending field, e.g. `body.email`'),
+  message: text(),
 });
 
 const ProblemObjectSchema = z
   .object({
-    type: z.string().describe('`about:blank` unless a specific problem type applies'),
-    title: z.string(),
+    type: text().describe('`about:blank` unless a specific problem type applies'),
+    title: text(),
     status: z.number().int().min(400).max(599),
     code: ProblemCodeSchema,
-    detail: z.string().optional(),
-    instance: z.string().optional(),
+    detail: text().optional(),
+    instance: text().optional(),
     errors: z.array(ProblemFieldErrorSchema).optional(),
   })
   .describe('Problem details (RFC 9457)');
@@ -151,7 +152,7 @@ export const DateSchema = z
   .describe('Calendar date YYYY-MM-DD');
 
 /** ISO-8601 instant, e.g. `2024-05-01T09:30:00.000Z`. */
-export const InstantSchema = z.string().datetime({ offset: true }).describe('ISO-8601 instant (UTC)');
+export const InstantSchema = text().datetime({ offset: true }).describe('ISO-8601 instant (UTC)');
 
 export const YearSchema = z.number().int().min(1970).max(9999);
 export const MonthSchema = z.number().int().min(1).max(12);
@@ -185,7 +186,7 @@ export const QuantitySchema = DecimalSchema.refine((s) => /[1-9]/.test(s), 'must
 export const RateSchema = DecimalSchema;
 
 /** ISO-4217-style three-letter upper-case currency code. */
-export const CurrencySchema = z.string().regex(/^[A-Z]{3}$/, 'expected a 3-letter upper-case code');
+export const CurrencySchema = text().regex(/^[A-Z]{3}$/, 'expected a 3-letter upper-case code');
 
 // ---------------------------------------------------------------------------
 // Pagination (D5)
@@ -228,7 +229,7 @@ export const ReorderBodySchema = z.object({
 export type ReorderBody = z.infer<typeof ReorderBodySchema>;
 
 /** Trimmed, non-empty name. */
-export const nameSchema = (max: number) => z.string().trim().min(1).max(max);
+export const nameSchema = (max: number) => text().trim().min(1).max(max);
 
 /** Income or expense: entries, categories, recurring transactions, quick entries. */
 export const LedgerTypeSchema = z.enum(['INCOME', 'EXPENSE']);

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { IdSchema, InstantSchema, PlanSchema } from './common.js';
+import { text } from './text.js';
 
 export const RoleSchema = z.enum(['USER', 'ADMIN']);
 export type Role = z.infer<typeof RoleSchema>;
@@ -15,18 +16,18 @@ export type Provider = z.infer<typeof ProviderSchema>;
 /** The full member view (C4); the admin list omits `profileImage` (`AdminMemberSchema`). */
 export const MemberResponseSchema = z.object({
   id: IdSchema,
-  email: z.string().nullable().describe('null for a provider account that shared no e-mail'),
-  displayName: z.string(),
+  email: text().nullable().describe('null for a provider account that shared no e-mail'),
+  displayName: text(),
   role: RoleSchema,
   status: MemberStatusSchema,
   provider: ProviderSchema,
   plan: PlanSchema,
   planExpiresAt: InstantSchema.nullable().describe('null: no expiry (free, or set by an admin)'),
-  planProduct: z.string().nullable(),
+  planProduct: text().nullable(),
   planAutoRenew: z.boolean(),
   points: z.number().int().min(0),
-  idpOnePicture: z.string().nullable(),
-  profileImage: z.string().nullable(),
+  idpOnePicture: text().nullable(),
+  profileImage: text().nullable(),
   createdAt: InstantSchema,
 });
 export type MemberResponse = z.infer<typeof MemberResponseSchema>;

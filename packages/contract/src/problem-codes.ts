@@ -49,6 +49,14 @@ const authCodes = {
   INVALID_CURRENT_PASSWORD: { status: 400, description: 'The current password of a password change is wrong' },
   PASSWORD_UNCHANGED: { status: 400, description: 'The new password equals the current one' },
   WEAK_PASSWORD: { status: 400, description: 'The new password is too easy to guess; `detail` has advice' },
+  REAUTHENTICATION_REQUIRED: {
+    status: 403,
+    description: 'Re-authenticate first (verify-password, or reauthenticate for provider accounts), then retry',
+  },
+  PROVIDER_MISMATCH: {
+    status: 403,
+    description: "The provider token belongs to another identity than the caller's linked account",
+  },
   PASSWORD_CHANGED_CONCURRENTLY: {
     status: 409,
     description: 'Another request changed the password first; this change was not applied',

@@ -15,6 +15,7 @@ const RATE_LIMITED = [
   'auth.idpTwoLogin',
   'auth.changePassword',
   'auth.verifyPassword',
+  'auth.reauthenticate',
 ];
 
 const takesBody = (r: RouteEntry): boolean => 'body' in r.route && isZodType(r.route.body);

@@ -72,7 +72,7 @@ describe('OpenAPI document', () => {
   it('describes every operation, with its access level', () => {
     for (const r of routes) {
       const op = opFor(r.method, r.openApiPath);
-      expect(op.description, r.key).toContain(r.route.summary);
+      expect(op.description, r.key).toContain(r.route.description ?? r.route.summary);
       expect(op.description, r.key).toMatch(/Public|Needs a session/);
     }
   });
@@ -94,7 +94,7 @@ describe('OpenAPI document', () => {
 
   it('declares an integer Retry-After on every 429', () => {
     const limited = operations.filter(({ op }) => op.responses['429']);
-    expect(limited).toHaveLength(6);
+    expect(limited).toHaveLength(7);
     for (const { path, method, op } of limited) {
       expect(op.responses['429']!.headers?.['Retry-After'], `${method} ${path}`).toEqual({
         description: expect.any(String),

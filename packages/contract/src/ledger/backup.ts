@@ -14,6 +14,7 @@ import {
   SortOrderSchema,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
+import { text } from '../text.js';
 import { EntryFieldsSchema } from './entries.js';
 import { RecurringFieldsSchema } from './recurrings.js';
 import { CategoryRefSchema, MemoSchema, TagNameSchema, TEMPLATE_NAME_MAX } from './shared.js';
@@ -26,7 +27,7 @@ export const BACKUP_ENTRIES_MAX = 200_000;
 export const BACKUP_LIST_MAX = 5_000;
 
 /** A wallet name that an entry, recurring or quick entry refers to. */
-const WalletRefSchema = z.string().trim().min(1).max(30).nullable().optional().describe('Wallet name');
+const WalletRefSchema = text().trim().min(1).max(30).nullable().optional().describe('Wallet name');
 
 export const BackupAccountSchema = WalletFieldsSchema.extend({
   balance: MoneySchema.default(0),
@@ -51,7 +52,7 @@ export const BackupBudgetSchema = z.object({
   amount: NonNegativeMoneySchema,
 });
 export const BackupQuickEntrySchema = z.object({
-  name: z.string().trim().min(1).max(TEMPLATE_NAME_MAX),
+  name: text().trim().min(1).max(TEMPLATE_NAME_MAX),
   type: LedgerTypeSchema.default('EXPENSE'),
   amount: NonNegativeMoneySchema.nullable().optional(),
   category: CategoryRefSchema.nullable().optional(),

@@ -16,6 +16,7 @@ import {
   YearSchema,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
+import { text } from '../text.js';
 import { CategoryRefSchema, DateRangeQuerySchema, MemoSchema } from './shared.js';
 
 const c = initContract();
@@ -39,7 +40,7 @@ export type UpdateBudgetRequest = z.infer<typeof UpdateBudgetRequestSchema>;
 
 export const BudgetSchema = z.object({
   id: IdSchema,
-  category: z.string(),
+  category: text(),
   year: YearSchema,
   month: MonthSchema,
   amount: NonNegativeMoneySchema,
@@ -72,7 +73,7 @@ export type CopyBudgetsResult = z.infer<typeof CopyBudgetsResultSchema>;
 // ---------------------------------------------------------------------------
 
 export const OnetimeBudgetFieldsSchema = z.object({
-  name: z.string().trim().min(1).max(50),
+  name: text().trim().min(1).max(50),
   amount: NonNegativeMoneySchema,
   startDate: DateSchema,
   endDate: DateSchema.describe('Inclusive; not before startDate'),
@@ -90,12 +91,12 @@ export type UpdateOnetimeBudgetRequest = z.infer<typeof UpdateOnetimeBudgetReque
 
 export const OnetimeBudgetSchema = z.object({
   id: IdSchema,
-  name: z.string(),
+  name: text(),
   amount: NonNegativeMoneySchema,
   startDate: DateSchema,
   endDate: DateSchema,
-  category: z.string().nullable(),
-  memo: z.string().nullable(),
+  category: text().nullable(),
+  memo: text().nullable(),
   spent: NonNegativeMoneySchema.describe('Expenses in the date range (of the category when set)'),
 });
 export type OnetimeBudget = z.infer<typeof OnetimeBudgetSchema>;

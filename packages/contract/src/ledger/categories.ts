@@ -14,6 +14,7 @@ import {
   SortOrderSchema,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
+import { text } from '../text.js';
 import { TagNameSchema } from './shared.js';
 
 const c = initContract();
@@ -24,7 +25,7 @@ const c = initContract();
 
 export const CategorySchema = z.object({
   id: IdSchema,
-  name: z.string(),
+  name: text(),
   type: CategoryTypeSchema,
   parentId: IdSchema.nullable().describe('null for a top-level category'),
   sortOrder: SortOrderSchema,
@@ -57,7 +58,7 @@ export type CategoryImportResult = z.infer<typeof CategoryImportResultSchema>;
 // Tags
 // ---------------------------------------------------------------------------
 
-export const TagSchema = z.object({ id: IdSchema, name: z.string(), sortOrder: SortOrderSchema });
+export const TagSchema = z.object({ id: IdSchema, name: text(), sortOrder: SortOrderSchema });
 export type Tag = z.infer<typeof TagSchema>;
 export const TagListSchema = listOf(TagSchema);
 export type TagList = z.infer<typeof TagListSchema>;

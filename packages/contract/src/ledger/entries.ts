@@ -22,6 +22,7 @@ import {
   SortOrderSchema,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
+import { text } from '../text.js';
 import {
   CategoryRefSchema,
   DateRangeQuerySchema,
@@ -99,16 +100,16 @@ export const EntrySchema = z.object({
   type: LedgerTypeSchema,
   amount: PositiveMoneySchema,
   date: DateSchema,
-  memo: z.string().nullable(),
-  category: z.string().nullable(),
+  memo: text().nullable(),
+  category: text().nullable(),
   accountId: IdSchema.nullable(),
-  tags: z.array(z.string()),
+  tags: z.array(text()),
   currency: CurrencySchema.nullable(),
   originalAmount: OriginalAmountSchema.nullable(),
   exchangeRate: RateSchema.nullable(),
   installmentMonths: InstallmentMonthsSchema.nullable(),
   pending: z.boolean().describe('true for an unconfirmed entry created from a card notification'),
-  notifKey: z.string().nullable(),
+  notifKey: text().nullable(),
   createdAt: InstantSchema,
   updatedAt: InstantSchema,
 });
@@ -116,10 +117,10 @@ export type Entry = z.infer<typeof EntrySchema>;
 
 export const EntryListQuerySchema = PageQuerySchema.merge(DateRangeQuerySchema).extend({
   type: LedgerTypeSchema.optional(),
-  category: z.string().trim().min(1).max(30).optional().describe('Exact category name'),
+  category: text().trim().min(1).max(30).optional().describe('Exact category name'),
   accountId: OptionalIdQuerySchema,
-  tag: z.string().trim().min(1).max(30).optional(),
-  q: z.string().trim().min(1).max(100).optional().describe('Case-insensitive search in the memo'),
+  tag: text().trim().min(1).max(30).optional(),
+  q: text().trim().min(1).max(100).optional().describe('Case-insensitive search in the memo'),
   pending: QueryBooleanSchema.optional(),
 });
 export type EntryListQuery = z.infer<typeof EntryListQuerySchema>;
@@ -139,15 +140,15 @@ export const NotificationKindSchema = z.enum(['APPROVAL', 'CANCELLATION']);
 export type NotificationKind = z.infer<typeof NotificationKindSchema>;
 
 export const ParseRequestSchema = z.object({
-  text: z.string().trim().min(1).max(NOTIFICATION_TEXT_MAX).describe('SMS or push text'),
+  text: text().trim().min(1).max(NOTIFICATION_TEXT_MAX).describe('SMS or push text'),
 });
 export type ParseRequest = z.infer<typeof ParseRequestSchema>;
 
 export const ParsedNotificationSchema = z.object({
   ignored: z.literal(false),
-  cardCompany: z.string().nullable(),
+  cardCompany: text().nullable(),
   amount: PositiveMoneySchema,
-  merchant: z.string().nullable(),
+  merchant: text().nullable(),
   kind: NotificationKindSchema,
   approved: z.boolean().describe('true for an approval'),
   installmentMonths: InstallmentMonthsSchema.nullable(),
@@ -191,7 +192,7 @@ export type PendingCount = z.infer<typeof PendingCountSchema>;
 // ---------------------------------------------------------------------------
 
 export const QuickEntryFieldsSchema = z.object({
-  name: z.string().trim().min(1).max(TEMPLATE_NAME_MAX),
+  name: text().trim().min(1).max(TEMPLATE_NAME_MAX),
   type: LedgerTypeSchema.default('EXPENSE'),
   amount: NonNegativeMoneySchema.nullable().optional(),
   category: CategoryRefSchema.nullable().optional(),
@@ -205,12 +206,12 @@ export const UpdateQuickEntryRequestSchema = QuickEntryFieldsSchema.extend({ typ
 export type UpdateQuickEntryRequest = z.infer<typeof UpdateQuickEntryRequestSchema>;
 export const QuickEntrySchema = z.object({
   id: IdSchema,
-  name: z.string(),
+  name: text(),
   type: LedgerTypeSchema,
   amount: NonNegativeMoneySchema.nullable(),
-  category: z.string().nullable(),
+  category: text().nullable(),
   accountId: IdSchema.nullable(),
-  memo: z.string().nullable(),
+  memo: text().nullable(),
   sortOrder: SortOrderSchema,
 });
 export type QuickEntry = z.infer<typeof QuickEntrySchema>;

@@ -19,6 +19,7 @@ import {
   routerOptions,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
+import { text } from '../text.js';
 import { DateRangeQuerySchema, OptionalIdQuerySchema } from './shared.js';
 
 const c = initContract();
@@ -33,7 +34,7 @@ export const StockCodeSchema = z
 // ---------------------------------------------------------------------------
 
 export const HoldingFieldsSchema = z.object({
-  name: z.string().trim().min(1).max(50),
+  name: text().trim().min(1).max(50),
   stockCode: StockCodeSchema.nullable().optional().describe('Used for the automatic quote lookup'),
   currency: CurrencySchema.nullable().optional().describe('Quote currency; null = local currency'),
 });
@@ -44,8 +45,8 @@ export type UpdateHoldingRequest = z.infer<typeof UpdateHoldingRequestSchema>;
 
 export const HoldingSchema = z.object({
   id: IdSchema,
-  name: z.string(),
-  stockCode: z.string().nullable(),
+  name: text(),
+  stockCode: text().nullable(),
   currency: CurrencySchema.nullable(),
   quantity: DecimalSchema.describe('Derived from the trades'),
   averagePrice: NonNegativeMoneySchema.describe('Moving average of the buys'),
@@ -104,8 +105,8 @@ export type TradePage = z.infer<typeof TradePageSchema>;
 
 export const PortfolioHoldingSchema = z.object({
   holdingId: IdSchema,
-  name: z.string(),
-  stockCode: z.string().nullable(),
+  name: text(),
+  stockCode: text().nullable(),
   currency: CurrencySchema.nullable(),
   quantity: DecimalSchema,
   averagePrice: NonNegativeMoneySchema,
@@ -131,8 +132,8 @@ export type Portfolio = z.infer<typeof PortfolioSchema>;
 export const QuoteParamSchema = z.object({ code: StockCodeSchema });
 export type QuoteParam = z.infer<typeof QuoteParamSchema>;
 export const QuoteSchema = z.object({
-  stockCode: z.string(),
-  name: z.string().nullable(),
+  stockCode: text(),
+  name: text().nullable(),
   price: NonNegativeMoneySchema,
   currency: CurrencySchema.nullable(),
   asOf: InstantSchema,

@@ -3,6 +3,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { errorResponses, FileFieldSchema, meta, routerOptions } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
+import { text } from '../text.js';
 
 const c = initContract();
 
@@ -13,7 +14,7 @@ export const ReceiptRequestSchema = z.object({
   file: FileFieldSchema.describe('Receipt image (JPEG, PNG, WebP…), at most 10 MB'),
 });
 export type ReceiptRequest = z.infer<typeof ReceiptRequestSchema>;
-export const ReceiptTextSchema = z.object({ text: z.string().describe('Full recognized text') });
+export const ReceiptTextSchema = z.object({ text: text().describe('Full recognized text') });
 export type ReceiptText = z.infer<typeof ReceiptTextSchema>;
 
 export const receiptsContract = c.router(

@@ -14,6 +14,7 @@ import {
   routerOptions,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
+import { text } from '../text.js';
 import { CategoryRefSchema, MemoSchema, TEMPLATE_NAME_MAX } from './shared.js';
 
 const c = initContract();
@@ -24,7 +25,7 @@ export const RecurringFrequencySchema = z.enum(['MONTHLY', 'WEEKLY', 'YEARLY']);
 export type RecurringFrequency = z.infer<typeof RecurringFrequencySchema>;
 
 export const RecurringFieldsSchema = z.object({
-  name: z.string().trim().min(1).max(TEMPLATE_NAME_MAX),
+  name: text().trim().min(1).max(TEMPLATE_NAME_MAX),
   type: LedgerTypeSchema,
   amount: PositiveMoneySchema,
   category: CategoryRefSchema.nullable().optional(),
@@ -70,12 +71,12 @@ export type UpdateRecurringRequest = z.infer<typeof UpdateRecurringRequestSchema
 
 export const RecurringSchema = z.object({
   id: IdSchema,
-  name: z.string(),
+  name: text(),
   type: LedgerTypeSchema,
   amount: PositiveMoneySchema,
-  category: z.string().nullable(),
+  category: text().nullable(),
   accountId: IdSchema.nullable(),
-  memo: z.string().nullable(),
+  memo: text().nullable(),
   frequency: RecurringFrequencySchema,
   dayOfMonth: z.number().int().nullable(),
   dayOfWeek: z.number().int().nullable(),

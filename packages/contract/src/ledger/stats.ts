@@ -14,6 +14,7 @@ import {
   YearSchema,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
+import { text } from '../text.js';
 
 const c = initContract();
 
@@ -24,7 +25,7 @@ const totals = {
 };
 
 export const CategoryTotalSchema = z.object({
-  category: z.string().nullable().describe('null: entries without a category'),
+  category: text().nullable().describe('null: entries without a category'),
   type: LedgerTypeSchema,
   amount: NonNegativeMoneySchema,
   count: z.number().int().min(0),

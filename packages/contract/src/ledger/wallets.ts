@@ -17,6 +17,7 @@ import {
   SortOrderSchema,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
+import { text } from '../text.js';
 import { WALLET_NAME_MAX } from './shared.js';
 
 const c = initContract();
@@ -43,9 +44,9 @@ export const LoanRateSchema = decimalString(3, 4);
 export const LOAN_MONTHS_MAX = 600;
 
 export const WalletFieldsSchema = z.object({
-  name: z.string().trim().min(1).max(WALLET_NAME_MAX).describe('Unique per member'),
+  name: text().trim().min(1).max(WALLET_NAME_MAX).describe('Unique per member'),
   type: WalletTypeSchema,
-  accountNumber: z.string().trim().max(50).nullable().optional().describe('Stored encrypted'),
+  accountNumber: text().trim().max(50).nullable().optional().describe('Stored encrypted'),
   cardCompany: z
     .string()
     .trim()
@@ -69,10 +70,10 @@ export type UpdateWalletRequest = z.infer<typeof UpdateWalletRequestSchema>;
 
 export const WalletSchema = z.object({
   id: IdSchema,
-  name: z.string(),
+  name: text(),
   type: WalletTypeSchema,
-  accountNumber: z.string().nullable(),
-  cardCompany: z.string().nullable(),
+  accountNumber: text().nullable(),
+  cardCompany: text().nullable(),
   balance: MoneySchema,
   sortOrder: SortOrderSchema,
   loanAmount: NonNegativeMoneySchema.nullable(),

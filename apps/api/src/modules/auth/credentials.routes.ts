@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionOf } from '../../lib/session.js';
 import type { AuthHandlers } from './handlers.js';
+import { reauthenticatedUntil } from './reauthentication.js';
 
 const SIGNUPS_PER_HOUR_PER_IP = 5;
 
@@ -35,8 +36,8 @@ export function credentialsHandlers(
     },
     verifyPassword: async ({ body, request }) => {
       const session = sessionOf(request);
-      await credentials.verifyPassword(session.memberId, body.password, session.tokenHash);
-      return { status: 200, body: { verified: true } };
+      const at = await credentials.verifyPassword(session.memberId, body.password, session.tokenHash);
+      return { status: 200, body: { verified: true, reauthenticatedUntil: reauthenticatedUntil(at).toISOString() } };
     },
     signupEnabled: async () => ({ status: 200, body: { enabled: await settings.isSignupEnabled() } }),
   };

@@ -84,14 +84,15 @@ export class CredentialsService {
    * The re-authentication gate: 5 failures per 10 minutes per member. A success marks the session as
    * re-authenticated, which sensitive operations (withdrawal) require.
    */
-  async verifyPassword(memberId: number, password: string, tokenHash: string): Promise<void> {
+  async verifyPassword(memberId: number, password: string, tokenHash: string): Promise<Date> {
     await this.deps.limits.beginGate(memberId);
     const current = await this.passwordHashOf(memberId);
     const check = await this.deps.hasher.check(password, current);
     if (!check.ok) throw new BadRequestError('INVALID_PASSWORD', 'The password is wrong.');
     await this.deps.limits.gateSucceeded(memberId);
-    await this.deps.sessions.markReauthenticated(tokenHash);
+    const reauthenticatedAt = await this.deps.sessions.markReauthenticated(tokenHash);
     if (check.rehash) await this.replaceHash(memberId, current, check.rehash);
+    return reauthenticatedAt;
   }
 
   /**

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
+import { signUpAndLogIn } from '../../test/auth-helpers.js';
 import { REMEMBER_ME_TTL_SECONDS } from './session.store.js';
 
 // ---------------------------------------------------------------------------
@@ -530,5 +531,88 @@ describe('LOCAL accounts first when several accounts hold the e-mail', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().member.id).toBe(local.id);
     expect((await api.memberRow(older.id)).idponeId).toBeNull();
+  });
+});
+
+describe('pre-registration takeover', () => {
+  const app = useProviderApp(fullEnv);
+  const api = client(app);
+
+  it("ends the squatter's password and sessions when the real owner signs in with a provider", async () => {
+    const victimEmail = uniqueEmail('victim');
+    // The attacker registers the victim's address first (sign-up never proves the e-mail) and logs in.
+    const squatter = await signUpAndLogIn(app.current, { email: victimEmail, password: 'squatter pass phrase' });
+    const squatterProfile = () =>
+      app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: squatter.headers });
+    expect((await squatterProfile()).statusCode).toBe(200);
+
+    // The owner signs in with provider one, which vouches for the address: it links into that account.
+    const owner = await api.one(await tokenOne({ email: victimEmail, email_verified: true, name: 'Owner' }));
+    expect(owner.statusCode).toBe(200);
+    expect(owner.json().member.id).toBe(squatter.member.id);
+
+    expect((await squatterProfile()).statusCode).toBe(401);
+    const squatterLogin = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: victimEmail, password: 'squatter pass phrase' },
+    });
+    expect(squatterLogin.statusCode).toBe(401);
+    const row = await api.memberRow(squatter.member.id);
+    expect(row).toMatchObject({ emailVerified: true, passwordHash: null });
+    const ownerProfile = await app.current.inject({
+      method: 'GET',
+      url: '/api/auth/profile',
+      headers: { authorization: `Bearer ${owner.json().token}` },
+    });
+    expect(ownerProfile.statusCode).toBe(200);
+  });
+
+  it('keeps the password of an account whose e-mail was already proven', async () => {
+    const email = uniqueEmail('proven');
+    const existing = await signUpAndLogIn(app.current, { email, password: 'proven pass phrase' });
+    await app.current.db.update(member).set({ emailVerified: true }).where(eq(member.id, existing.member.id));
+    expect((await api.one(await tokenOne({ email, email_verified: true }))).statusCode).toBe(200);
+    const login = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: 'proven pass phrase' },
+    });
+    expect(login.statusCode).toBe(200);
+  });
+});
+
+describe('re-authentication of provider accounts', () => {
+  const app = useProviderApp(fullEnv);
+  const api = client(app);
+
+  async function providerMember(subject: string) {
+    const signIn = await api.one(await tokenOne({ email: uniqueEmail('social'), email_verified: true }, { subject }));
+    return { token: signIn.json().token as string, headers: { authorization: `Bearer ${signIn.json().token}` } };
+  }
+  const reauthenticate = (headers: Record<string, string>, token: string) =>
+    app.current.inject({
+      method: 'POST',
+      url: '/api/auth/reauthenticate',
+      headers,
+      payload: { provider: 'IDPONE', token },
+    });
+
+  it('accepts a fresh token of the linked identity and then allows withdrawal', async () => {
+    const subject = randomUUID();
+    const member = await providerMember(subject);
+    const withdraw = () => app.current.inject({ method: 'DELETE', url: '/api/auth/me', headers: member.headers });
+    expect((await withdraw()).json().code).toBe('REAUTHENTICATION_REQUIRED');
+    const passed = await reauthenticate(member.headers, await tokenOne({}, { subject }));
+    expect(passed.statusCode).toBe(200);
+    expect(passed.json().verified).toBe(true);
+    expect((await withdraw()).statusCode).toBe(204);
+  });
+
+  it("refuses another identity's token with 403 PROVIDER_MISMATCH", async () => {
+    const member = await providerMember(randomUUID());
+    const answer = await reauthenticate(member.headers, await tokenOne({}, { subject: randomUUID() }));
+    expect(answer.statusCode).toBe(403);
+    expect(answer.json().code).toBe('PROVIDER_MISMATCH');
   });
 });

@@ -113,6 +113,8 @@ export interface VerifiedIdentity {
   emailVerified: boolean;
   name: string | null;
   picture: string | null;
+  /** When the provider issued the token (`iat`), or null when it did not say. */
+  issuedAt: Date | null;
 }
 
 /**
@@ -197,6 +199,7 @@ export function identityFromClaims(payload: JWTPayload): VerifiedIdentity {
     emailVerified: email !== null && isTrue(payload.email_verified),
     name,
     picture: safePictureUrl(payload.picture),
+    issuedAt: typeof payload.iat === 'number' ? new Date(payload.iat * 1000) : null,
   };
 }
 

@@ -17,10 +17,19 @@ const estimator = new ZxcvbnFactory({
 /** Decision M21: score 3 ("safely unguessable": about 10^8 guesses and up) or better. */
 export const MIN_PASSWORD_SCORE = 3;
 
+/** The member's own words, whole and in parts (`ann.lee@example.com` → `ann.lee`, `ann`, `lee`, …). */
+function guessableWords(userInputs: string[]): string[] {
+  const words = userInputs.flatMap((input) => [input, ...input.split(/[@\s._+-]+/)]);
+  return [...new Set(words.map((word) => word.trim().toLowerCase()).filter((word) => word.length >= 3))];
+}
+
 /** Refuses a weak or common password with 400 WEAK_PASSWORD and zxcvbn's advice. */
 export function assertStrongPassword(password: string, userInputs: string[] = []): void {
   // Scoring is linear in length; the contract caps passwords at 128 characters.
-  const result = estimator.check(password, userInputs.filter(Boolean));
+  const result = estimator.check(
+    password,
+    guessableWords([...userInputs, ...userInputs.map((input) => input.split('@')[0] ?? '')]),
+  );
   if (result.score >= MIN_PASSWORD_SCORE) return;
   const advice = [result.feedback.warning, ...result.feedback.suggestions].filter(Boolean).join(' ');
   throw new BadRequestError('WEAK_PASSWORD', `This password is too easy to guess.${advice ? ` ${advice}` : ''}`);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sessionOf } from '../../lib/session.js';
 import type { AuthHandlers } from './handlers.js';
 import { toMemberResponse } from './member.view.js';
+import { assertRecentlyReauthenticated } from './reauthentication.js';
 
 export function profileHandlers(
   app: FastifyInstance,
@@ -33,7 +34,9 @@ export function profileHandlers(
       };
     },
     deleteMe: async ({ request }) => {
-      await accountDeletion.deleteMemberCompletely(sessionOf(request).memberId);
+      const session = sessionOf(request);
+      assertRecentlyReauthenticated(session, app.services.clock);
+      await accountDeletion.deleteMemberCompletely(session.memberId);
       return { status: 204, body: undefined };
     },
   };

@@ -1,6 +1,9 @@
 import type { SessionResponse } from '@nestegg/contract';
-import type { Database } from '@nestegg/db';
+import { type Database, member } from '@nestegg/db';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../infrastructure.js';
+import { BadRequestError, ForbiddenError } from '../../lib/errors.js';
 import type { AttemptLimits } from './attempt-limits.js';
 import {
   findOrCreateMember,
@@ -11,6 +14,7 @@ import {
   type SignInProfile,
   type VerifiedIdentity,
 } from './identity-providers.js';
+import { REAUTHENTICATION_WINDOW_MS } from './reauthentication.js';
 import { openSession } from './session.issue.js';
 import type { SessionStore } from './session.store.js';
 
@@ -22,6 +26,7 @@ export interface ProviderSignInDeps {
   sessions: SessionStore;
   limits: AttemptLimits;
   logger: FastifyBaseLogger;
+  clock: Clock;
   providers: Record<IdentityProvider, ProviderConfig | null>;
 }
 
@@ -59,6 +64,39 @@ export class ProviderSignInService {
       rememberMe: PROVIDER_SESSIONS_REMEMBER_ME,
       userAgent: origin.userAgent,
     });
+  }
+
+  /**
+   * Re-authenticates a session of a provider account: a token of the provider the account is linked to,
+   * for the same identity, issued within the re-authentication window.
+   */
+  async reauthenticate(
+    session: { memberId: number; tokenHash: string },
+    provider: IdentityProvider,
+    token: string,
+    ip: string,
+  ): Promise<Date> {
+    const verifier = this.verifiers[provider];
+    verifier.assertConfigured();
+    await this.deps.limits.beginProviderSignIn(ip);
+    const identity = await this.verifyCounting(verifier, token, ip);
+    await this.deps.limits.providerSignInSucceeded(ip);
+    const now = this.deps.clock.now().getTime();
+    if (!identity.issuedAt || now - identity.issuedAt.getTime() > REAUTHENTICATION_WINDOW_MS) {
+      throw new BadRequestError(
+        'VALIDATION_FAILED',
+        'The provider token is not fresh: sign in with the provider again.',
+      );
+    }
+    const [linked] = await this.deps.db
+      .select({ idpone: member.idponeId, idptwo: member.idptwoId })
+      .from(member)
+      .where(eq(member.id, session.memberId));
+    const subject = provider === 'IDPONE' ? linked?.idpone : linked?.idptwo;
+    if (!subject || subject !== identity.subject) {
+      throw new ForbiddenError('PROVIDER_MISMATCH', 'This token belongs to another identity than your account.');
+    }
+    return this.deps.sessions.markReauthenticated(session.tokenHash);
   }
 
   /** A rejected token stays counted; an unreachable provider is not the caller's failure. */

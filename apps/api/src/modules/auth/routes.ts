@@ -4,6 +4,7 @@ import { registerContractRouter } from '../../lib/contract-router.js';
 import { credentialsHandlers } from './credentials.routes.js';
 import { identityProviderHandlers } from './identity-providers.routes.js';
 import { profileHandlers } from './profile.routes.js';
+import { sessionHandlers } from './sessions.routes.js';
 
 /** The member area (`/api/auth/...`). */
 export default async function authModule(app: FastifyInstance) {
@@ -11,5 +12,6 @@ export default async function authModule(app: FastifyInstance) {
     ...credentialsHandlers(app),
     ...identityProviderHandlers(app),
     ...profileHandlers(app),
+    ...sessionHandlers(app),
   });
 }

@@ -293,7 +293,7 @@ export class SessionStore {
   }
 
   /** Marks the session as re-authenticated now (the password gate or a fresh provider token passed). */
-  async markReauthenticated(tokenHash: string): Promise<void> {
+  async markReauthenticated(tokenHash: string): Promise<Date> {
     const now = new Date(this.now());
     await this.changeRows(undefined, (tx) =>
       tx
@@ -302,6 +302,7 @@ export class SessionStore {
         .where(eq(authSession.tokenHash, tokenHash))
         .returning({ tokenHash: authSession.tokenHash }),
     );
+    return now;
   }
 
   /** The member's live sessions, newest first, for "where am I signed in". */

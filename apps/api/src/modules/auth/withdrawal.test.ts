@@ -135,6 +135,13 @@ describe('withdrawal (DELETE /api/auth/me)', () => {
       .map(([table]) => table);
     expect(emptyBefore, 'the seed must cover every table').toEqual([]);
 
+    const gate = await app.current.inject({
+      method: 'POST',
+      url: '/api/auth/verify-password',
+      headers: leaving.headers,
+      payload: { password: leaving.password },
+    });
+    expect(gate.statusCode).toBe(200);
     const response = await app.current.inject({ method: 'DELETE', url: '/api/auth/me', headers: leaving.headers });
     expect(response.statusCode).toBe(204);
 

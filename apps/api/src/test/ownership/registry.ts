@@ -9,7 +9,7 @@ import type { TestMember } from '../app.js';
  */
 export interface OwnedResource {
   name: string;
-  /** Contract key prefixes whose `:id` routes act on this resource, e.g. `ledger.entries`. */
+  /** Contract keys (or key prefixes) whose `:id` routes act on this resource, e.g. `ledger.entries`. */
   routes: string[];
   /** Body or query fields that reference this resource, e.g. `accountId`. */
   fields?: string[];

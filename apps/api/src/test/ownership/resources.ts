@@ -1,6 +1,7 @@
 /**
- * Every area's owned-resource factories, registered by importing its test support module here
- * (e.g. `import '../../modules/entries/test-support.js';`). The member and admin areas own no resource
- * addressed by id: a member acts on their own account, and admins on any member by design.
+ * Every area's owned-resource factories, registered by importing its test support module here.
+ * Admins act on any member by design (their guard is what protects those routes).
  */
+import '../../modules/auth/test-support.js';
+
 export { ownedResources } from './registry.js';

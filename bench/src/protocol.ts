@@ -1,0 +1,66 @@
+import type { HttpRequest } from './rows/types.js';
+
+/** What the parent tells the child it forks (through `NESTEGG_BENCH_CHILD`, as JSON). */
+export interface ChildConfig {
+  databaseUrl: string;
+  redisUrl: string;
+  redisKeyPrefix: string;
+  rowKeys: string[];
+  size: number;
+  logLevel: string;
+  poolSize: number;
+}
+
+export interface JsonCheck {
+  same: boolean;
+  /** Both answers, shortened, when they differ. */
+  detail?: string;
+}
+
+/** One row, ready to load: where the api and its baseline listen and what to send to both. */
+export interface RowTarget {
+  key: string;
+  apiUrl: string;
+  baselineUrl: string;
+  request: HttpRequest;
+  json: JsonCheck;
+}
+
+export interface RequestCounts {
+  statementsPerRequest: number;
+  redisCommandsPerRequest: number;
+  /** Each distinct statement, prefixed with how often one request ran it. */
+  statements: string[];
+  redisCommands: string[];
+}
+
+export interface CountResult {
+  api: RequestCounts;
+  baseline: RequestCounts;
+}
+
+export type ChildCommand =
+  | { type: 'count'; key: string }
+  | { type: 'reference'; key: string; seconds: number; concurrency: number }
+  | { type: 'profile-start' }
+  | { type: 'profile-stop'; file: string }
+  | { type: 'stop' };
+
+export interface ChildReplies {
+  count: CountResult;
+  reference: number;
+  'profile-start': null;
+  'profile-stop': null;
+  stop: null;
+}
+
+export interface ParentMessage {
+  id: number;
+  command: ChildCommand;
+}
+
+export type ChildMessage =
+  | { type: 'ready'; targets: RowTarget[] }
+  | { type: 'reply'; id: number; result?: unknown; error?: string };
+
+export const CHILD_CONFIG_VARIABLE = 'NESTEGG_BENCH_CHILD';

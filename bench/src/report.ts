@@ -1,0 +1,210 @@
+import type { LoadResult } from './load.js';
+import type { Machine } from './machine.js';
+import type { RunOptions } from './options.js';
+import type { CountResult, JsonCheck, RequestCounts } from './protocol.js';
+import type { BenchRow } from './rows/types.js';
+
+export interface RowResult {
+  row: BenchRow;
+  size: number;
+  connections: number;
+  api: LoadResult;
+  baseline: LoadResult;
+  counts: CountResult;
+  json: JsonCheck;
+  reference?: { label: string; perSecond: number };
+}
+
+export interface RunReport {
+  machine: Machine;
+  startedAt: Date;
+  elapsedSeconds: number;
+  options: RunOptions;
+  datasets: { unit: string; sizes: number[] }[];
+  results: RowResult[];
+}
+
+const integer = (value: number) => Math.round(value).toLocaleString('en-US');
+const millis = (value: number) =>
+  Number.isNaN(value) ? '–' : value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0);
+const ratio = (value: number) => `${value.toFixed(2)}×`;
+const perRequest = (value: number) => String(+value.toFixed(2));
+const latency = (result: LoadResult) => `${millis(result.p50Ms)} · ${millis(result.p99Ms)}`;
+
+export const throughputRatio = (result: RowResult) => result.api.requestsPerSecond / result.baseline.requestsPerSecond;
+
+/** Concurrent statements (the page and its count) may come in either order. */
+const sameList = (a: string[], b: string[]) => [...a].sort().join('\n') === [...b].sort().join('\n');
+
+export const sameStatements = (counts: CountResult) => sameList(counts.api.statements, counts.baseline.statements);
+export const sameRedisCommands = (counts: CountResult) =>
+  sameList(counts.api.redisCommands, counts.baseline.redisCommands);
+
+/** Every target a result misses and every check it fails, in words for the table. */
+export function problemsOf(result: RowResult): string[] {
+  const { targets } = result.row;
+  const problems: string[] = [];
+  const speed = throughputRatio(result);
+  if (targets.minThroughputRatio !== undefined && speed < targets.minThroughputRatio) {
+    problems.push(`✗ below ${targets.minThroughputRatio}×`);
+  }
+  const statements = result.counts.api.statementsPerRequest;
+  if (targets.maxStatements !== undefined && statements > targets.maxStatements) {
+    problems.push(`✗ ${perRequest(statements)} statements > ${targets.maxStatements}`);
+  }
+  if (!result.json.same) problems.push('✗ JSON differs');
+  if (!sameStatements(result.counts)) problems.push('✗ SQL differs');
+  if (!sameRedisCommands(result.counts)) problems.push('✗ Redis calls differ');
+  for (const [side, load] of [
+    ['api', result.api],
+    ['baseline', result.baseline],
+  ] as const) {
+    const failures = Object.entries(load.failures).map(([status, count]) => `${count}× ${status}`);
+    if (failures.length > 0) problems.push(`✗ ${side} answered ${failures.join(', ')}`);
+  }
+  return problems;
+}
+
+function rowLine(result: RowResult, connections: number): string {
+  const { api, baseline, counts } = result;
+  const problems = problemsOf(result);
+  const ownConnections = result.connections === connections ? '' : `, ${result.connections} connections`;
+  return `| ${[
+    result.row.name,
+    `${integer(result.size)} ${result.row.dataset.unit}${ownConnections}`,
+    integer(api.requestsPerSecond),
+    latency(api),
+    integer(baseline.requestsPerSecond),
+    latency(baseline),
+    `**${ratio(throughputRatio(result))}**`,
+    `${perRequest(counts.api.statementsPerRequest)} (${perRequest(counts.baseline.statementsPerRequest)})`,
+    `${perRequest(counts.api.redisCommandsPerRequest)} (${perRequest(counts.baseline.redisCommandsPerRequest)})`,
+    problems.length === 0 ? '✓' : problems.join('; '),
+  ].join(' | ')} |`;
+}
+
+function mainTable(results: RowResult[], connections: number): string[] {
+  return [
+    '| Row | Data | api req/s | api p50 · p99 ms | baseline req/s | baseline p50 · p99 ms | api ÷ baseline | SQL / req api (baseline) | Redis / req api (baseline) | Checks |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|---|',
+    ...results.map((result) => rowLine(result, connections)),
+  ];
+}
+
+function flatnessTable(results: RowResult[]): string[] {
+  const lines: string[] = [];
+  for (const row of new Set(results.map((result) => result.row))) {
+    const limit = row.targets.maxP50Growth;
+    const runs = results.filter((result) => result.row === row).sort((a, b) => a.size - b.size);
+    const smallest = runs[0];
+    const largest = runs.at(-1);
+    if (limit === undefined || !smallest || !largest || runs.length < 2) continue;
+    const growth = largest.api.p50Ms / smallest.api.p50Ms;
+    lines.push(
+      `| ${row.name} | ${integer(smallest.size)} → ${integer(largest.size)} ${row.dataset.unit} | ${millis(smallest.api.p50Ms)} → ${millis(largest.api.p50Ms)} | ${ratio(growth)} | ${millis(smallest.baseline.p50Ms)} → ${millis(largest.baseline.p50Ms)} | ${growth <= limit ? '✓' : `✗ over ${limit}×`} |`,
+    );
+  }
+  if (lines.length === 0) return [];
+  return [
+    '',
+    '### p50 as the data grows (target: largest ≤ 1.3 × smallest)',
+    '',
+    '| Row | Data | api p50 ms | growth | baseline p50 ms | Check |',
+    '|---|---|--:|--:|--:|---|',
+    ...lines,
+  ];
+}
+
+function referenceTable(results: RowResult[]): string[] {
+  const withReference = results.filter((result) => result.reference);
+  if (withReference.length === 0) return [];
+  return [
+    '',
+    '### Login against raw argon2id',
+    '',
+    `argon2id with the api's settings (m = 19 MiB, t = 2, p = 1), as many verifications in flight as the row has connections, in the api's process. The api verifies at most 4 passwords at a time (libuv's 4 threads).`,
+    '',
+    '| Row | api logins/s | baseline logins/s | reference | reference/s | api ÷ reference |',
+    '|---|--:|--:|---|--:|--:|',
+    ...withReference.map((result) => {
+      const reference = result.reference!;
+      return `| ${result.row.name} | ${integer(result.api.requestsPerSecond)} | ${integer(result.baseline.requestsPerSecond)} | ${reference.label} | ${integer(reference.perSecond)} | ${ratio(result.api.requestsPerSecond / reference.perSecond)} |`;
+    }),
+  ];
+}
+
+function countsList(counts: RequestCounts): string[] {
+  return [
+    ...counts.statements.map((statement) => `  - SQL ${statement}`),
+    ...counts.redisCommands.map((command) => `  - Redis ${command}`),
+  ];
+}
+
+/** What one request of each row sends, at the row's largest size; the baseline's too where it differs. */
+function trafficList(results: RowResult[]): string[] {
+  const lines = ['', '### What one request sends (api)', ''];
+  for (const row of new Set(results.map((result) => result.row))) {
+    const result = results.filter((candidate) => candidate.row === row).at(-1)!;
+    lines.push(`- ${row.name}:`, ...countsList(result.counts.api));
+    if (!sameStatements(result.counts) || !sameRedisCommands(result.counts)) {
+      lines.push('  - the baseline sends instead:', ...countsList(result.counts.baseline).map((line) => `  ${line}`));
+    }
+    if (!result.json.same) lines.push(`  - JSON differs: ${result.json.detail}`);
+  }
+  return lines;
+}
+
+function header(report: RunReport): string[] {
+  const { machine, options } = report;
+  const load = options.load;
+  const sizes = report.datasets.map((dataset) => `${dataset.sizes.map(integer).join(' / ')} ${dataset.unit}`);
+  return [
+    '# Performance',
+    '',
+    `Written by \`pnpm bench${options.mode === 'quick' ? ' --quick' : ''}\` on ${report.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC against \`${machine.revision}\` (apps and packages); the run took ${Math.round(report.elapsedSeconds)} s. Rerun it rather than editing this file.`,
+    '',
+    `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB.toFixed(1)} GiB RAM, ${machine.os}; Node ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}, all on this machine. Before the run: 1-minute load average ${machine.loadAverage.toFixed(1)}, and a CPU-bound probe got ${machine.availableCores.toFixed(1)} of ${machine.cores} cores; other work on the machine moves every number.`,
+    `- Load: autocannon over loopback from the parent process, ${load.connections} connections, ${load.warmupSeconds} s warm-up then ${load.seconds} s measured per side, one run, in alternating 2 s slices (api, baseline, baseline, api, …) so background load weighs on both alike.`,
+    `- Server: one child process hosts the api (\`buildApp\` from source under tsx, NODE_ENV=production, LOG_LEVEL=${options.logLevel} to /dev/null, pool of ${options.poolSize}, source-mapped stack traces and event-loop-utilisation shedding off) and, on other ports, a bare Fastify route per row doing the same SQL (postgres.js tagged templates, prepared) and Redis calls and answering the same JSON (pool of ${options.poolSize}).`,
+    `- Data: ${sizes.join('; ')} (scratch database, seeded with SQL, vacuumed and analysed).`,
+  ];
+}
+
+const FOOTER = [
+  '',
+  '## Reading the table',
+  '',
+  "- api ÷ baseline: the api's requests/s over the bare route's. p50 · p99: latencies of 2xx answers under the stated load (with a fixed number of connections, latency is connections ÷ throughput).",
+  '- SQL / req and Redis / req: statements and Redis commands one request sends, counted in the child (postgres.js `debug` hook, ioredis `sendCommand`) over 10 requests, the quietest of three tries (the api also runs statements of its own, e.g. a session-invalidation drain every second); BEGIN/COMMIT count as statements.',
+  "- Checks: each row's api and baseline must answer the same JSON (tokens and times aside) and send the same SQL and Redis commands; a ✗ there means the baseline needs updating before its ratio means anything.",
+  '- Redis stopped: that api and its baseline start with a private `redis-server`, log in, then the server is stopped; ioredis fails fast (no offline queue) and the session comes from the `auth_session` backup.',
+  '',
+  '## Targets',
+  '',
+  "- Every list endpoint: ≥ 0.5× its baseline's throughput; p50 at 1,000,000 rows ≤ 1.3× p50 at 10,000 rows (the table compares the smallest and largest sizes the row ran at); at most 3 SQL statements per request whatever the page size.",
+  '- Single reads (the profile rows) are held to the same 0.5× and 3 statements. The login is bounded by argon2id and is reported against raw verifications instead.',
+  '',
+  '## Running it',
+  '',
+  '```sh',
+  'pnpm bench                                  # full run (about 5 minutes), writes this file',
+  'pnpm bench --quick                          # smaller data, shorter runs (under 2 minutes), writes this file',
+  'pnpm bench --quick --rows admin.members     # some rows (keys or key prefixes); prints, does not write',
+  "pnpm bench --quick --profile auth.profile   # CPU profile of the api and the baseline under one row's load",
+  '```',
+  '',
+  'It needs PostgreSQL (a superuser: it creates and drops scratch databases) at `TEST_DATABASE_URL` and Redis at `TEST_REDIS_URL` (defaults `postgres://postgres@127.0.0.1:5432/postgres`, `redis://127.0.0.1:6379`; it uses and then deletes keys under a scratch prefix), and `redis-server` on the PATH. Other options: `--connections`, `--duration`, `--warmup`, `--log-level`, `--api-log <file>`, `--pool`, `--out`. Rows live in `bench/src/rows/<area>.ts`, one file per area, listed in `bench/src/rows/index.ts`.',
+];
+
+export function renderReport(report: RunReport): string {
+  return [
+    ...header(report),
+    '',
+    ...mainTable(report.results, report.options.load.connections),
+    ...flatnessTable(report.results),
+    ...referenceTable(report.results),
+    ...trafficList(report.results),
+    ...FOOTER,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,12 @@
+import { adminRows } from './admin.js';
+import { authRows } from './auth.js';
+import type { BenchRow } from './types.js';
+
+/** Every row, in report order. A new area adds its file here. */
+export const allRows: BenchRow[] = [...authRows, ...adminRows];
+
+export function rowByKey(key: string): BenchRow {
+  const row = allRows.find((candidate) => candidate.key === key);
+  if (!row) throw new Error(`no bench row "${key}"; rows: ${allRows.map((known) => known.key).join(', ')}`);
+  return row;
+}
