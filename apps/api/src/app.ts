@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { type Env, publicUrlOf } from './env.js';
 import type { Clock } from './infrastructure.js';
-import { loggerOptions } from './logger.js';
+import { loggerOptions, OneLinePerRequest } from './logger.js';
 import { modules } from './modules/index.js';
 import authentication from './plugins/authentication.js';
 import errorHandler, { handleClientError, handleError } from './plugins/error-handler.js';
@@ -56,11 +56,24 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
     connectionTimeout: env.HTTP_CONNECTION_TIMEOUT_MS,
     return503OnClosing: true,
     frameworkErrors: handleError,
+    logController: new OneLinePerRequest(),
     clientErrorHandler: handleClientError,
   });
   app.decorate('env', env);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The path only: query strings can carry personal data (a searched e-mail).
+    request.log.info(
+      {
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
   });
 
   await app.register(errorHandler);

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { FastifyServerOptions } from 'fastify';
+import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
 import type { Env } from './env.js';
 
 export const SERVICE_NAME = 'api';
@@ -23,4 +23,23 @@ export function loggerOptions(env: Env): FastifyServerOptions['logger'] {
     redact: ['req.headers.authorization', 'req.headers.cookie'],
     ...(transport ? { transport } : {}),
   };
+}
+
+/**
+ * One line per request, written when it ends, instead of Fastify's two. The path only: query strings can
+ * carry personal data (a searched e-mail).
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = {
+      method: request.method,
+      path: request.url.split('?')[0],
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    };
+    if (error) request.log.error({ ...line, err: error }, 'request errored');
+    else request.log.info(line, 'request');
+  }
 }

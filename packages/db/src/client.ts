@@ -36,6 +36,34 @@ export interface DbHandle {
   close: (timeoutSeconds?: number) => Promise<void>;
 }
 
+type Callback = (client: unknown) => unknown;
+
+/**
+ * The postgres.js client as drizzle should see it: every query prepared (drizzle asks postgres.js for an
+ * unprepared query unless `.prepare()` is called, which costs a second round trip and a parse and plan on
+ * every execution). Transactions and savepoints hand their callbacks a client wrapped the same way.
+ * postgres.js keeps prepared statements per connection, and connections are recycled (`max_lifetime`).
+ */
+function alwaysPrepared<T extends object>(client: T): T {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      if (property === 'unsafe') {
+        return (query: string, params?: unknown[], options?: object) =>
+          value.call(target, query, params, { ...options, prepare: true });
+      }
+      if (property === 'begin' || property === 'savepoint') {
+        return (...args: unknown[]) => {
+          const callback = args.pop() as Callback;
+          return value.call(target, ...args, (inner: object) => callback(alwaysPrepared(inner)));
+        };
+      }
+      return value.bind(target);
+    },
+  });
+}
+
 export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   const sql = postgres(url, {
     max: options.max ?? 10,
@@ -45,7 +73,8 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     onnotice: () => {},
     ...(options.applicationName ? { connection: { application_name: options.applicationName } } : {}),
   });
-  const db = drizzle(sql, { schema, logger: options.logQueries ?? false });
+  const prepare = options.prepare ?? true;
+  const db = drizzle(prepare ? alwaysPrepared(sql) : sql, { schema, logger: options.logQueries ?? false });
   return {
     db,
     sql,

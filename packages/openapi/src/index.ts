@@ -3,7 +3,7 @@
  * frontends never install).
  *   import { buildOpenApiDocument } from '@nestegg/openapi';
  */
-import { CONTRACT_VERSION, contract, namedSchemas, problemCodeInfo } from '@nestegg/contract';
+import { CONTRACT_VERSION, contract, INSTANT_PATTERN, namedSchemas, problemCodeInfo } from '@nestegg/contract';
 import { generateOpenApi } from '@ts-rest/open-api';
 import { assertNoMarkers, ComponentCollector, type JsonSchema, withSchemaMarkers } from './components.js';
 import { mapOperation, SECURITY_SCHEME } from './operations.js';
@@ -59,6 +59,15 @@ const sortedComponents = (components: Record<string, JsonSchema>): Record<string
       .map((name) => [name, name === 'ProblemCode' ? describeProblemCodes(components[name]!) : components[name]!]),
   );
 
+/** Instants are a precompiled pattern in the contract (cheap to validate); generators want the format. */
+const markInstants = (node: unknown): void => {
+  if (Array.isArray(node)) return node.forEach(markInstants);
+  if (!node || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (schema.type === 'string' && schema.pattern === INSTANT_PATTERN.source) schema.format = 'date-time';
+  Object.values(schema).forEach(markInstants);
+};
+
 /** Builds the OpenAPI 3.0 document of every route of the contract. */
 export const buildOpenApiDocument = (options: BuildOpenApiOptions = {}): OpenApiDocument =>
   withSchemaMarkers(namedSchemas, () => {
@@ -79,5 +88,6 @@ export const buildOpenApiDocument = (options: BuildOpenApiOptions = {}): OpenApi
     );
     document.components = { ...document.components, schemas: sortedComponents(collector.components) };
     assertNoMarkers(document);
+    markInstants(document);
     return document;
   });

@@ -70,9 +70,38 @@ async function changeMember(
   return toAdminMember(row!);
 }
 
+/** The admin list's four statements (page and count, with and without a search), built once. */
+function prepareListQueries(db: Database) {
+  const matching = or(
+    ilike(member.email, sql.placeholder('pattern')),
+    ilike(member.displayName, sql.placeholder('pattern')),
+  );
+  const page = (where: SQL | undefined, name: string) =>
+    db
+      .select(adminMemberColumns)
+      .from(member)
+      .where(where)
+      .orderBy(desc(member.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  const total = (where: SQL | undefined, name: string) =>
+    db.select({ total: count() }).from(member).where(where).prepare(name);
+  return {
+    pageAll: page(undefined, 'admin_members_page'),
+    totalAll: total(undefined, 'admin_members_total'),
+    pageMatching: page(matching, 'admin_members_page_matching'),
+    totalMatching: total(matching, 'admin_members_total_matching'),
+  };
+}
+
 /** Member administration: the list, plan, role, status and delete of the admin area, and the first admin. */
 export class MemberAdministration {
-  constructor(private readonly deps: MembersDeps) {}
+  private readonly listQueries;
+
+  constructor(private readonly deps: MembersDeps) {
+    this.listQueries = prepareListQueries(deps.db);
+  }
 
   /**
    * One page of members, newest first; `q` matches e-mail or display name case-insensitively.
@@ -81,19 +110,14 @@ export class MemberAdministration {
   async list(query: AdminMemberListQuery): Promise<Page<AdminMember>> {
     const { page, size } = query;
     const q = query.q?.trim();
-    const where: SQL | undefined = q
-      ? or(ilike(member.email, likeContains(q)), ilike(member.displayName, likeContains(q)))
-      : undefined;
-    const [rows, [counted]] = await Promise.all([
-      this.deps.db
-        .select(adminMemberColumns)
-        .from(member)
-        .where(where)
-        .orderBy(desc(member.id))
-        .limit(size)
-        .offset((page - 1) * size),
-      this.deps.db.select({ total: count() }).from(member).where(where),
-    ]);
+    const window = { limit: size, offset: (page - 1) * size };
+    const queries = this.listQueries;
+    const [rows, [counted]] = q
+      ? await Promise.all([
+          queries.pageMatching.execute({ ...window, pattern: likeContains(q) }),
+          queries.totalMatching.execute({ pattern: likeContains(q) }),
+        ])
+      : await Promise.all([queries.pageAll.execute(window), queries.totalAll.execute()]);
     return { items: rows.map(toAdminMember), page, size, total: counted?.total ?? 0 };
   }
 

@@ -1,5 +1,5 @@
 import { type Database, type Member, member } from '@nestegg/db';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { UnauthenticatedError } from '../../lib/errors.js';
 import { profileImageToStore } from './profile-image.js';
 import type { SessionStore } from './session.store.js';
@@ -11,11 +11,20 @@ export interface ProfileDeps {
 }
 
 export class ProfileService {
-  constructor(private readonly deps: ProfileDeps) {}
+  /** Built once: drizzle assembles the SQL of a prepared query a single time (hot path, every profile read). */
+  private readonly memberById;
+
+  constructor(private readonly deps: ProfileDeps) {
+    this.memberById = deps.db
+      .select()
+      .from(member)
+      .where(eq(member.id, sql.placeholder('id')))
+      .prepare('member_by_id');
+  }
 
   /** Read fresh from the database, so the profile reflects changes without a new login. */
   async get(memberId: number): Promise<Member> {
-    const [found] = await this.deps.db.select().from(member).where(eq(member.id, memberId));
+    const [found] = await this.memberById.execute({ id: memberId });
     if (!found) throw new UnauthenticatedError();
     return found;
   }

@@ -9,7 +9,7 @@ import {
   member,
   sessionCacheInvalidation,
 } from '@nestegg/db';
-import { and, asc, eq, gt, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis, Result } from 'ioredis';
 import type postgres from 'postgres';
@@ -143,6 +143,8 @@ export class SessionStore {
   private readonly redis: Redis | null;
   private cacheTrusted = false;
   private draining: Promise<void> | null = null;
+  /** Built once (the restore runs on every request while Redis is away). */
+  private readonly backupByToken;
   private drainTimer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
 
@@ -150,6 +152,13 @@ export class SessionStore {
     this.db = deps.db;
     this.redis = deps.redis;
     this.defineScripts();
+    this.backupByToken = deps.db
+      .select()
+      .from(authSession)
+      .where(
+        and(eq(authSession.tokenHash, sql.placeholder('tokenHash')), gt(authSession.expiresAt, sql.placeholder('now'))),
+      )
+      .prepare('session_backup_by_token');
   }
 
   // -------------------------------------------------------------------------
@@ -461,10 +470,8 @@ export class SessionStore {
 
   /** `generation` is what the cache miss saw; without it (Redis failed, absent or untrusted) nothing is cached. */
   private async restoreFromBackup(tokenHash: string, generation?: string): Promise<ActiveSession | null> {
-    const [row] = await this.db
-      .select()
-      .from(authSession)
-      .where(and(eq(authSession.tokenHash, tokenHash), gt(authSession.expiresAt, new Date(this.now()))));
+    // Placeholders skip the column's mapping: the instant goes as text.
+    const [row] = await this.backupByToken.execute({ tokenHash, now: new Date(this.now()).toISOString() });
     if (!row) return null;
     const expiresAt = this.slideDue(row.expiresAt, row.rememberMe)
       ? await this.slideBackup(tokenHash, row.rememberMe)
