@@ -6,8 +6,8 @@
 # Migrate:  docker run --rm -e DATABASE_URL=postgres://… nestegg/api node node_modules/@nestegg/db/dist/cli/migrate.js
 # Admin:    docker run --rm -it -e DATABASE_URL=postgres://… nestegg/api node dist/cli/admin.js promote <email>
 
-# Build and runtime use the same Debian (glibc) image: argon2 is a native module compiled in the build stage.
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Build and runtime use the same Debian (glibc) image: native modules (argon2, sharp) must match its libc.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---- base: Node + pnpm (installed with npm; corepack is not used) -------------------------------------
 FROM ${NODE_IMAGE} AS base
@@ -18,21 +18,25 @@ WORKDIR /repo
 
 # ---- build: install the workspace, build the api and its workspace packages, deploy the api ----------
 FROM base AS build
-# node-gyp toolchain for argon2 (built from source when no prebuilt binary fits).
+# argon2 and sharp ship prebuilt binaries for linux x64/arm64; the node-gyp toolchain is the fallback for
+# platforms without one.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*
 
 # Manifests first, so the dependency layer is reused until one of them changes.
-# List every workspace project of pnpm-workspace.yaml (apps/*, packages/*, infra/local): pnpm does not fail on
+# List every workspace project of pnpm-workspace.yaml (apps/*, packages/*, infra/local, bench): pnpm does not fail on
 # a lockfile importer whose package.json is missing, it silently skips that project's dependencies.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
 COPY apps/api/package.json apps/api/
 COPY apps/billing-worker/package.json apps/billing-worker/
+COPY packages/config/package.json packages/config/
 COPY packages/contract/package.json packages/contract/
 COPY packages/db/package.json packages/db/
+COPY packages/openapi/package.json packages/openapi/
 COPY packages/testing/package.json packages/testing/
 COPY infra/local/package.json infra/local/
+COPY bench/package.json bench/
 RUN --mount=type=cache,id=nestegg-pnpm-store,target=/root/.local/share/pnpm/store \
     pnpm install --frozen-lockfile
 

@@ -5,7 +5,7 @@
 # Run:  docker run -e DATABASE_URL=postgres://… nestegg/billing-worker   (liveness: GET :3001/healthz)
 
 # Same Debian (glibc) image for build and runtime, as in api.Dockerfile.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---- base: Node + pnpm (installed with npm; corepack is not used) -------------------------------------
 FROM ${NODE_IMAGE} AS base
@@ -22,15 +22,18 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 # Manifests first, so the dependency layer is reused until one of them changes.
-# List every workspace project of pnpm-workspace.yaml (apps/*, packages/*, infra/local): pnpm does not fail on
+# List every workspace project of pnpm-workspace.yaml (apps/*, packages/*, infra/local, bench): pnpm does not fail on
 # a lockfile importer whose package.json is missing, it silently skips that project's dependencies.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
 COPY apps/api/package.json apps/api/
 COPY apps/billing-worker/package.json apps/billing-worker/
+COPY packages/config/package.json packages/config/
 COPY packages/contract/package.json packages/contract/
 COPY packages/db/package.json packages/db/
+COPY packages/openapi/package.json packages/openapi/
 COPY packages/testing/package.json packages/testing/
 COPY infra/local/package.json infra/local/
+COPY bench/package.json bench/
 RUN --mount=type=cache,id=nestegg-pnpm-store,target=/root/.local/share/pnpm/store \
     pnpm install --frozen-lockfile
 

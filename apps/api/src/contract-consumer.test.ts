@@ -51,7 +51,7 @@ const sizeOf = async (path: string): Promise<number> => {
 };
 
 async function buildAndPack(destination: string): Promise<string> {
-  await run('pnpm', ['--filter', '@nestegg/contract', 'build'], workspaceRoot);
+  // `prepack` builds it (what a publish does too).
   await run('pnpm', ['pack', '--pack-destination', destination], contractDir);
   const tarball = (await readdir(destination)).find((file) => file.endsWith('.tgz'));
   if (!tarball) throw new Error('pnpm pack wrote no tarball');

@@ -17,7 +17,10 @@ export const CLEANUP_MARGIN_MS = 60 * 60 * 1000;
  */
 export async function deleteExpiredSessions(db: Database, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - CLEANUP_MARGIN_MS);
-  const removed = await db.delete(authSession).where(lt(authSession.expiresAt, cutoff)).returning({ id: authSession.id });
+  const removed = await db
+    .delete(authSession)
+    .where(lt(authSession.expiresAt, cutoff))
+    .returning({ id: authSession.id });
   return removed.length;
 }
 

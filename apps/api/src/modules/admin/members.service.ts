@@ -5,6 +5,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.j
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 import type { AccountDeletion } from '../auth/account-deletion.js';
 import { type MemberSummaryRow, toAdminMember } from '../auth/member.view.js';
+import { assertStrongPassword } from '../auth/password-strength.js';
 import type { PasswordHasher } from '../auth/passwords.js';
 import type { SessionStore } from '../auth/session.store.js';
 import { assertAnotherActiveAdminRemains } from './last-admin.js';
@@ -187,6 +188,7 @@ export class MemberAdministration {
    * Throws `ConflictError('EMAIL_TAKEN')` when an account already uses the e-mail: promote it instead.
    */
   async createAdmin(input: NewAdmin): Promise<AdminMember> {
+    assertStrongPassword(input.password, [input.email, input.displayName]);
     const passwordHash = await this.deps.hasher.hash(input.password);
     try {
       const [row] = await this.deps.db
