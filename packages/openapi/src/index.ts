@@ -61,11 +61,14 @@ const sortedComponents = (components: Record<string, JsonSchema>): Record<string
 
 /** Instants are a precompiled pattern in the contract (cheap to validate); generators want the format. */
 const markInstants = (node: unknown): void => {
-  if (Array.isArray(node)) return node.forEach(markInstants);
+  if (Array.isArray(node)) {
+    for (const item of node) markInstants(item);
+    return;
+  }
   if (!node || typeof node !== 'object') return;
   const schema = node as Record<string, unknown>;
   if (schema.type === 'string' && schema.pattern === INSTANT_PATTERN.source) schema.format = 'date-time';
-  Object.values(schema).forEach(markInstants);
+  for (const value of Object.values(schema)) markInstants(value);
 };
 
 /** Builds the OpenAPI 3.0 document of every route of the contract. */

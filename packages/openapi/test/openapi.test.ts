@@ -107,8 +107,11 @@ describe('OpenAPI document', () => {
 
 describe('instants', () => {
   it('are strings of format date-time for client generators', () => {
-    const member = (doc.components?.schemas as Record<string, { properties: Record<string, { format?: string }> }>)
-      .Member!;
+    const schemas = (doc.components?.schemas ?? {}) as Record<
+      string,
+      { properties: Record<string, { format?: string }> }
+    >;
+    const member = schemas.Member!;
     expect(member.properties.createdAt!.format).toBe('date-time');
   });
 });

@@ -70,7 +70,7 @@ describe("a member's sessions", () => {
     expect(bodyOf(await phone!.auth.listSessions(), 200).items.map((session) => session.current)).toEqual([true]);
   });
 
-  test("cannot end another member's session", async ({ app, free, other }) => {
+  test("cannot end another member's session", async ({ free, other }) => {
     const [mine] = bodyOf(await free.api.auth.listSessions(), 200).items;
     problemOf(await other.api.auth.endSession({ params: { id: mine!.id } }), 404, 'NOT_FOUND');
     bodyOf(await free.api.auth.getProfile(), 200);

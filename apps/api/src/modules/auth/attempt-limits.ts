@@ -103,15 +103,20 @@ export class AttemptLimits {
     await this.safely(() => this.deps.attempts.release(`provider-ip:${ip}`, 'token'));
   }
 
-  private async safely(operation: () => Promise<Reservation | void>): Promise<Reservation> {
+  /** The store's answer, or a pass when the store fails (logged). */
+  private async safely(operation: () => Promise<Reservation | undefined>): Promise<Reservation>;
+  private async safely(operation: () => Promise<unknown>): Promise<unknown>;
+  private async safely(operation: () => Promise<unknown>): Promise<unknown> {
     try {
-      return (await operation()) ?? { allowed: true, retryAfterMs: 0 };
+      return (await operation()) ?? PASS;
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'attempt counters unavailable; letting the attempt pass');
-      return { allowed: true, retryAfterMs: 0 };
+      return PASS;
     }
   }
 }
+
+const PASS: Reservation = { allowed: true, retryAfterMs: 0 };
 
 function refuseUnlessAllowed(reservation: Reservation): void {
   if (!reservation.allowed) throw new RateLimitedError(reservation.retryAfterMs / 1000);

@@ -108,7 +108,9 @@ function bodyCases(target: RouteTarget, body: z.ZodTypeAny, seed: number): Robus
     }
   }
   const randomBodies = fc.sample(fc.jsonValue({ maxDepth: 3 }), { seed, numRuns: 6 });
-  randomBodies.forEach((value, index) => cases.push(base(`random JSON #${index + 1}`, JSON.stringify(value))));
+  for (const [index, value] of randomBodies.entries()) {
+    cases.push(base(`random JSON #${index + 1}`, JSON.stringify(value)));
+  }
   return cases;
 }
 
