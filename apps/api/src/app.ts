@@ -9,6 +9,7 @@ import authentication from './plugins/authentication.js';
 import errorHandler, { handleClientError, handleError } from './plugins/error-handler.js';
 import health from './plugins/health.js';
 import httpEdge from './plugins/http-edge.js';
+import idempotency from './plugins/idempotency.js';
 import infrastructure from './plugins/infrastructure.js';
 import openapi from './plugins/openapi.js';
 import rateLimit from './plugins/rate-limit.js';
@@ -81,6 +82,7 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   await app.register(infrastructure, { env, ...(options.clock ? { clock: options.clock } : {}) });
   await app.register(authentication);
   await app.register(rateLimit);
+  await app.register(idempotency);
   await app.register(health);
   if (env.API_DOCS_ENABLED) await app.register(openapi, { publicUrl: publicUrlOf(env) });
   for (const module of modules) await app.register(module);

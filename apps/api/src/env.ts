@@ -46,9 +46,26 @@ const corsOrigins = commaList.refine(
 
 const milliseconds = (fallback: number) => z.coerce.number().int().min(0).max(3_600_000).default(fallback);
 
+/** `kid:base64key,…`: AES-256 keys (32 bytes each) by key id; the id is stored with each ciphertext. */
+const encryptionKeys = commaList.transform((entries, context) =>
+  entries.map((entry) => {
+    const [id = '', secret = ''] = entry.split(':');
+    const key = Buffer.from(secret, 'base64');
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(id) || key.length !== 32) {
+      context.addIssue({ code: 'custom', message: 'expected key-id:base64-of-32-bytes entries, comma-separated' });
+    }
+    return { id, key };
+  }),
+);
+
 export const identityProviderGroups = {
   IDPONE: { name: 'identity provider one', variables: ['IDPONE_CLIENT_ID', 'IDPONE_JWKS_URL', 'IDPONE_ISSUERS'] },
   IDPTWO: { name: 'identity provider two', variables: ['IDPTWO_CLIENT_ID', 'IDPTWO_JWKS_URL', 'IDPTWO_ISSUER'] },
+} satisfies Record<string, FeatureGroup>;
+
+export const ledgerFeatureGroups = {
+  ACCOUNT_NUMBERS: { name: 'account-number encryption', variables: ['ACCOUNT_NUMBER_KEYS', 'ACCOUNT_NUMBER_KEY_ID'] },
+  FX: { name: 'the exchange-rate provider', variables: ['FX_API_URL', 'FX_API_KEY'] },
 } satisfies Record<string, FeatureGroup>;
 
 const shape = {
@@ -88,9 +105,33 @@ const shape = {
   IDPTWO_CLIENT_ID: z.string().optional(),
   IDPTWO_JWKS_URL: httpUrl.optional(),
   IDPTWO_ISSUER: z.string().optional(),
+
+  ACCOUNT_NUMBER_KEYS: encryptionKeys,
+  ACCOUNT_NUMBER_KEY_ID: z.string().optional(),
+  FX_API_URL: httpUrl.optional(),
+  FX_API_KEY: z.string().optional(),
+  FX_TIMEOUT_MS: milliseconds(5000),
 };
 
-export const envSchema = z.object(shape).superRefine(requireWholeGroups(Object.values(identityProviderGroups)));
+/** The key for new encryptions must be one of the configured keys. */
+function currentKeyIsConfigured(
+  env: { ACCOUNT_NUMBER_KEYS: { id: string }[]; ACCOUNT_NUMBER_KEY_ID?: string | undefined },
+  context: z.RefinementCtx,
+) {
+  const current = env.ACCOUNT_NUMBER_KEY_ID;
+  if (current && !env.ACCOUNT_NUMBER_KEYS.some((key) => key.id === current)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['ACCOUNT_NUMBER_KEY_ID'],
+      message: 'must name one of the ACCOUNT_NUMBER_KEYS',
+    });
+  }
+}
+
+export const envSchema = z
+  .object(shape)
+  .superRefine(requireWholeGroups([...Object.values(identityProviderGroups), ...Object.values(ledgerFeatureGroups)]))
+  .superRefine(currentKeyIsConfigured);
 export type Env = z.output<typeof envSchema>;
 export { InvalidEnvironmentError } from '@nestegg/config';
 

@@ -19,6 +19,7 @@ const shape = {
   WORKER_HEALTH_PORT: port(3001),
   JOBS_TIMEZONE: timeZone(),
   SESSION_CLEANUP_CRON: cronExpression('17 3 * * *'),
+  IDEMPOTENCY_CLEANUP_CRON: cronExpression('37 3 * * *'),
 };
 
 export const envSchema = z.object(shape);

@@ -90,7 +90,7 @@ export const routerOptions = {
   commonResponses: { 500: ProblemSchema, 503: ProblemSchema },
 } as const;
 
-export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
 
 /**
  * Problem responses of a route: `responses: { 200: X, ...errorResponses(400, 401, 404) }`.
@@ -191,8 +191,8 @@ export const DecimalSchema = decimalString(12, 6);
 /** A decimal string greater than zero (trade quantity), numeric(18,6). */
 export const QuantitySchema = DecimalSchema.refine((s) => /[1-9]/.test(s), 'must be greater than 0');
 
-/** A rate (exchange rate) as a decimal string, numeric(18,6). */
-export const RateSchema = DecimalSchema;
+/** The exchange rate of an entry: local units per foreign unit, numeric(20,10). */
+export const RateSchema = decimalString(10, 10);
 
 /** ISO-4217-style three-letter upper-case currency code. */
 export const CurrencySchema = text().regex(/^[A-Z]{3}$/, 'expected a 3-letter upper-case code');
@@ -203,6 +203,26 @@ export const CurrencySchema = text().regex(/^[A-Z]{3}$/, 'expected a 3-letter up
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+
+/**
+ * An opaque keyset cursor from a previous page's `nextCursor`: the next page starts after it, and its
+ * cost does not grow with depth (an offset page does). Clients must not build or parse it.
+ */
+export const CursorSchema = text().regex(/^[A-Za-z0-9_-]{1,200}$/, 'expected a cursor from a previous page');
+
+/** Deepest row an offset page may start at (`page × size`); deeper pages use the cursor. */
+export const MAX_OFFSET_ROWS = 10_000;
+
+/**
+ * `Idempotency-Key` of a creating request: a retry with the same key (within 24 hours) answers the first
+ * response again instead of creating twice; the same key with another body answers 422.
+ */
+export const IdempotencyHeadersSchema = z.object({
+  'idempotency-key': text()
+    .regex(/^[A-Za-z0-9._:-]{8,128}$/, 'expected 8 to 128 letters, digits or . _ : -')
+    .optional()
+    .describe('A unique value per intended creation (e.g. a UUID); retries reuse it'),
+});
 
 export const PageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(MAX_ID).default(1),

@@ -20,6 +20,7 @@ export * from './billing.js';
 export * from './board.js';
 export * from './essentials.js';
 export * from './ledger/index.js';
+export * from './problem-code-descriptions.js';
 
 /**
  * Every endpoint of the API. Paths are complete (`/api/...`); every route carries

@@ -20,8 +20,10 @@ import {
   defaultCategory,
   entryTag,
   iapPurchase,
+  idempotencyKey,
   investmentHolding,
   investmentTrade,
+  ledgerChange,
   member,
   pointHistory,
   post,
@@ -32,6 +34,7 @@ import {
   storeNotification,
   tag,
   tagCategory,
+  walletValueHistory,
 } from '../src/index';
 import { migrateDatabase, migrationsFolder } from '../src/migrate';
 
@@ -58,10 +61,14 @@ const EXPECTED_TABLES = [
   'comment_vote',
   'default_category',
   'entry_tag',
+  'fx_rate',
   'iap_purchase',
+  'idempotency_key',
   'investment_holding',
   'investment_trade',
+  'ledger_change',
   'member',
+  'member_change_counter',
   'point_history',
   'post',
   'post_vote',
@@ -72,6 +79,7 @@ const EXPECTED_TABLES = [
   'store_notification',
   'tag',
   'tag_category',
+  'wallet_value_history',
 ];
 
 let admin: postgres.Sql;
@@ -227,7 +235,7 @@ describe('constraints', () => {
     expect(await sqlState(handle.db.insert(accountEntry).values({ ...base, installmentMonths: 25 }))).toBe(CHECK);
   });
 
-  it('category: unique name per (member, type, parent) also at top level; a parent with children cannot be deleted', async () => {
+  it('category: one name per (member, type) across both levels; a parent with children cannot be deleted', async () => {
     const m = await newMember('cats@example.com');
     const [food] = await handle.db
       .insert(category)
@@ -239,6 +247,16 @@ describe('constraints', () => {
     await handle.db.insert(category).values({ memberId: m.id, name: 'Food', type: 'INCOME' });
     await handle.db.insert(category).values({ memberId: m.id, name: 'Lunch', type: 'EXPENSE', parentId: food!.id });
     expect(await sqlState(handle.db.delete(category).where(eq(category.id, food!.id)))).toBe(FOREIGN_KEY);
+    // The same name under another parent (or at the top) would merge two categories in entries and budgets.
+    const [home] = await handle.db
+      .insert(category)
+      .values({ memberId: m.id, name: 'Home', type: 'EXPENSE' })
+      .returning();
+    expect(
+      await sqlState(
+        handle.db.insert(category).values({ memberId: m.id, name: 'Lunch', type: 'EXPENSE', parentId: home!.id }),
+      ),
+    ).toBe(UNIQUE);
 
     const other = await newMember('cats2@example.com');
     expect(
@@ -251,6 +269,90 @@ describe('constraints', () => {
     expect(await sqlState(handle.db.insert(defaultCategory).values({ name: 'Food', type: 'EXPENSE' }))).toBe(UNIQUE);
     await handle.db.insert(defaultCategory).values({ name: 'Lunch', type: 'EXPENSE', parentId: top!.id });
     expect(await sqlState(handle.db.delete(defaultCategory).where(eq(defaultCategory.id, top!.id)))).toBe(FOREIGN_KEY);
+    expect(await sqlState(handle.db.insert(defaultCategory).values({ name: 'Lunch', type: 'EXPENSE' }))).toBe(UNIQUE);
+  });
+
+  it('entries: positive amounts, foreign fields all or none, instalments for expenses only, own wallets only', async () => {
+    const m = await newMember('entry-rules@example.com');
+    const other = await newMember('entry-rules-2@example.com');
+    const [wallet] = await handle.db.insert(account).values({ memberId: m.id, name: 'W', type: 'CASH' }).returning();
+    const base = { memberId: m.id, type: 'EXPENSE' as const, amount: 100, entryDate: '2025-03-01' };
+    expect(await sqlState(handle.db.insert(accountEntry).values({ ...base, amount: 0 }))).toBe(CHECK);
+    expect(await sqlState(handle.db.insert(accountEntry).values({ ...base, currency: 'USD' }))).toBe(CHECK);
+    expect(
+      await sqlState(handle.db.insert(accountEntry).values({ ...base, currency: 'USD', originalAmount: '1.5' })),
+    ).toBe(CHECK);
+    await handle.db
+      .insert(accountEntry)
+      .values({ ...base, currency: 'USD', originalAmount: '1.5', exchangeRate: '1350.25' });
+    expect(
+      await sqlState(handle.db.insert(accountEntry).values({ ...base, type: 'INCOME', installmentMonths: 3 })),
+    ).toBe(CHECK);
+    expect(
+      await sqlState(handle.db.insert(accountEntry).values({ ...base, memberId: other.id, accountId: wallet!.id })),
+    ).toBe(FOREIGN_KEY);
+  });
+
+  it("wallet balances follow the confirmed entries; a deleted wallet's entries stay, without it", async () => {
+    const m = await newMember('balances@example.com');
+    const [wallet] = await handle.db
+      .insert(account)
+      .values({ memberId: m.id, name: 'W', type: 'BANK', openingBalance: 1000 })
+      .returning();
+    const entry = (type: 'INCOME' | 'EXPENSE', amount: number, pending = false) => ({
+      memberId: m.id,
+      accountId: wallet!.id,
+      type,
+      amount,
+      entryDate: '2025-03-01',
+      pending,
+    });
+    await handle.db
+      .insert(accountEntry)
+      .values([entry('EXPENSE', 300), entry('INCOME', 50), entry('EXPENSE', 999, true)]);
+    const balance = async () =>
+      (await handle.db.select({ b: account.balance }).from(account).where(eq(account.id, wallet!.id)))[0]!.b;
+    expect(await balance()).toBe(750);
+    await handle.db.update(accountEntry).set({ pending: false }).where(eq(accountEntry.amount, 999));
+    expect(await balance()).toBe(-249);
+    await handle.db.update(account).set({ openingBalance: 2000 }).where(eq(account.id, wallet!.id));
+    expect(await balance()).toBe(751);
+    await handle.db.delete(accountEntry).where(eq(accountEntry.amount, 300));
+    expect(await balance()).toBe(1051);
+    await handle.db.delete(account).where(eq(account.id, wallet!.id));
+    const left = await handle.db.select().from(accountEntry).where(eq(accountEntry.memberId, m.id));
+    expect(left.map((row) => row.accountId)).toEqual([null, null]);
+  });
+
+  it('logs every ledger change with the member’s next number, tombstones included, in commit order', async () => {
+    const m = await newMember('changes@example.com');
+    const [t] = await handle.db.insert(tag).values({ memberId: m.id, name: 'x' }).returning();
+    const [e] = await handle.db
+      .insert(accountEntry)
+      .values({ memberId: m.id, type: 'EXPENSE', amount: 1, entryDate: '2025-03-01' })
+      .returning();
+    await handle.db.insert(entryTag).values({ memberId: m.id, entryId: e!.id, tagId: t!.id });
+    await handle.db.delete(tag).where(eq(tag.id, t!.id));
+    const log = await handle.db.select().from(ledgerChange).where(eq(ledgerChange.memberId, m.id));
+    const byEntity = Object.fromEntries(log.map((row) => [`${row.entity}:${row.entityId}`, row]));
+    expect(byEntity[`tag:${t!.id}`]).toMatchObject({ deleted: true });
+    expect(byEntity[`entry:${e!.id}`]).toMatchObject({ deleted: false });
+    expect(log.map((row) => row.seq).sort((a, b) => a - b)).toEqual(
+      [...new Set(log.map((row) => row.seq))].sort((a, b) => a - b),
+    );
+    // Concurrent writers of one member get distinct numbers, each transaction holding the counter to commit.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        handle.db
+          .insert(accountEntry)
+          .values({ memberId: m.id, type: 'INCOME', amount: index + 1, entryDate: '2025-03-02' }),
+      ),
+    );
+    const after = await handle.db
+      .select({ seq: ledgerChange.seq })
+      .from(ledgerChange)
+      .where(eq(ledgerChange.memberId, m.id));
+    expect(new Set(after.map((row) => row.seq)).size).toBe(after.length);
   });
 
   it('trade quantity must be positive and keeps 6 fractional digits', async () => {
@@ -283,7 +385,7 @@ describe('types through the driver', () => {
     const m = await newMember('types@example.com');
     const [a] = await handle.db
       .insert(account)
-      .values({ memberId: m.id, name: 'Wallet', type: 'CASH', balance: 9_007_199_254_740_991 })
+      .values({ memberId: m.id, name: 'Wallet', type: 'CASH', openingBalance: 9_007_199_254_740_991 })
       .returning();
     expect(a!.balance).toBe(Number.MAX_SAFE_INTEGER);
     const [e] = await handle.db
@@ -294,7 +396,7 @@ describe('types through the driver', () => {
     expect(e!.amount).toBe(5000);
     expect(e!.createdAt).toBeInstanceOf(Date);
     const [tg] = await handle.db.insert(tag).values({ memberId: m.id, name: 'trip' }).returning();
-    await handle.db.insert(entryTag).values({ entryId: e!.id, tagId: tg!.id });
+    await handle.db.insert(entryTag).values({ memberId: m.id, entryId: e!.id, tagId: tg!.id });
 
     const bytes = Buffer.from([0, 1, 2, 255]);
     const [img] = await handle.db
@@ -350,7 +452,9 @@ describe('member deletion', () => {
       .values({ memberId: id, accountId: acc!.id, type: 'EXPENSE', amount: 1, entryDate: '2025-01-01', notifKey: 'n' })
       .returning();
     const [tg] = await db.insert(tag).values({ memberId: id, name: 't' }).returning();
-    await db.insert(entryTag).values({ entryId: entry!.id, tagId: tg!.id });
+    await db.insert(entryTag).values({ memberId: id, entryId: entry!.id, tagId: tg!.id });
+    await db.insert(walletValueHistory).values({ memberId: id, accountId: acc!.id, day: '2025-01-01', value: 1 });
+    await db.insert(idempotencyKey).values({ memberId: id, route: 'POST /x', key: 'k', requestHash: 'h' });
     await db.insert(budget).values({ memberId: id, category: 'Food', year: 2025, month: 1, amount: 1 });
     await db.insert(budgetIncome).values({ memberId: id, year: 2025, month: 1, amount: 1 });
     await db

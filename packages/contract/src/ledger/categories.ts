@@ -44,7 +44,7 @@ export const CreateCategoryRequestSchema = z.object({
     .describe('A top-level category of the same type; omit or null for a top-level category'),
 });
 export type CreateCategoryRequest = z.infer<typeof CreateCategoryRequestSchema>;
-/** Renaming a category does not rewrite entries (they keep the name they were saved with). */
+/** Renaming a category renames its uses (entries, budgets, recurrings, quick entries) in the same transaction. */
 export const UpdateCategoryRequestSchema = CreateCategoryRequestSchema.partial();
 export type UpdateCategoryRequest = z.infer<typeof UpdateCategoryRequestSchema>;
 

@@ -3,9 +3,11 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   CurrencySchema,
+  CursorSchema,
   DateSchema,
   decimalString,
   errorResponses,
+  IdempotencyHeadersSchema,
   IdParamSchema,
   IdSchema,
   InstantSchema,
@@ -110,14 +112,21 @@ export const EntrySchema = z.object({
   installmentMonths: InstallmentMonthsSchema.nullable(),
   pending: z.boolean().describe('true for an unconfirmed entry created from a card notification'),
   notifKey: text().nullable(),
+  recurringId: IdSchema.nullable().describe('The recurring transaction that posted this entry'),
   createdAt: InstantSchema,
   updatedAt: InstantSchema,
 });
 export type Entry = z.infer<typeof EntrySchema>;
 
 export const EntryListQuerySchema = PageQuerySchema.merge(DateRangeQuerySchema).extend({
+  cursor: CursorSchema.optional().describe('Next page after a previous `nextCursor` (instead of `page`)'),
   type: LedgerTypeSchema.optional(),
-  category: text().trim().min(1).max(30).optional().describe('Exact category name'),
+  category: text()
+    .trim()
+    .min(1)
+    .max(30)
+    .optional()
+    .describe('Category name; a top-level category includes its sub-categories'),
   accountId: OptionalIdQuerySchema,
   tag: text().trim().min(1).max(30).optional(),
   q: text().trim().min(1).max(100).optional().describe('Case-insensitive search in the memo'),
@@ -126,6 +135,7 @@ export const EntryListQuerySchema = PageQuerySchema.merge(DateRangeQuerySchema).
 export type EntryListQuery = z.infer<typeof EntryListQuerySchema>;
 
 export const EntryPageSchema = paginated(EntrySchema).extend({
+  nextCursor: CursorSchema.nullable().describe('Pass as `cursor` for the next page; null on the last page'),
   incomeTotal: NonNegativeMoneySchema.describe('Sum of INCOME amounts matching the filter (all pages)'),
   expenseTotal: NonNegativeMoneySchema.describe('Sum of EXPENSE amounts matching the filter (all pages)'),
 });
@@ -228,6 +238,8 @@ export const entriesContract = c.router(
       method: 'GET',
       path: '/api/account/entries',
       summary: 'Entries matching the filters, newest date first',
+      description:
+        'Pages by `cursor` (keyset on date and id: flat cost at any depth) or by `page` (offset, at most 10,000 rows deep). `total`, `incomeTotal` and `expenseTotal` cover the whole filter.',
       query: EntryListQuerySchema,
       responses: { 200: EntryPageSchema, ...errorResponses(400, 401) },
       metadata: meta('login'),
@@ -236,8 +248,11 @@ export const entriesContract = c.router(
       method: 'POST',
       path: '/api/account/entries',
       summary: 'Record an entry',
+      description:
+        'Send an `Idempotency-Key` so that a retry over a flaky network answers the first result instead of recording the entry twice.',
+      headers: IdempotencyHeadersSchema,
       body: CreateEntryRequestSchema,
-      responses: { 201: EntrySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      responses: { 201: EntrySchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422) },
       metadata: meta('login'),
     },
     get: {

@@ -1,17 +1,21 @@
 /** Exchange rates (login). */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { CurrencySchema, DateSchema, errorResponses, meta, RateSchema, routerOptions } from '../common.js';
+import { CurrencySchema, DateSchema, decimalString, errorResponses, meta, routerOptions } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
 
 const c = initContract();
 
-export const FxRateQuerySchema = z.object({ from: CurrencySchema, to: CurrencySchema });
+export const FxRateQuerySchema = z.object({
+  from: CurrencySchema,
+  to: CurrencySchema,
+  date: DateSchema.optional().describe("A past day's rate (default: today)"),
+});
 export type FxRateQuery = z.infer<typeof FxRateQuerySchema>;
 export const FxRateSchema = z.object({
   from: CurrencySchema,
   to: CurrencySchema,
-  rate: RateSchema.describe('Units of `to` per one unit of `from`'),
+  rate: decimalString(12, 12).describe('Units of `to` per one unit of `from`, numeric(24,12)'),
   date: DateSchema.describe('Day the rate is cached for'),
 });
 export type FxRate = z.infer<typeof FxRateSchema>;
@@ -21,9 +25,11 @@ export const fxContract = c.router(
     rate: {
       method: 'GET',
       path: '/api/fx/rate',
-      summary: 'Exchange rate between two currencies (cached per currency and day)',
+      summary: 'Exchange rate between two currencies (cached per currency pair and day)',
+      description:
+        'Unknown currency: 404 CURRENCY_NOT_FOUND. Provider not set up or unreachable: 503 (never a silent 1:1 rate).',
       query: FxRateQuerySchema,
-      responses: { 200: FxRateSchema, ...errorResponses(400, 401, 404) },
+      responses: { 200: FxRateSchema, ...errorResponses(400, 401, 404, 503) },
       metadata: meta('login'),
     },
   },

@@ -3,6 +3,7 @@ import { combineNamedSchemas, type NamedSchemas } from '../schema-names.js';
 import { backupContract, backupNamedSchemas } from './backup.js';
 import { budgetsContract, budgetsNamedSchemas } from './budgets.js';
 import { categoriesContract, categoriesNamedSchemas, tagsContract } from './categories.js';
+import { changesContract, changesNamedSchemas } from './changes.js';
 import { entriesContract, entriesNamedSchemas, quickEntriesContract } from './entries.js';
 import { fxContract, fxNamedSchemas } from './fx.js';
 import { investmentsContract, investmentsNamedSchemas } from './investments.js';
@@ -14,6 +15,7 @@ import { walletsContract, walletsNamedSchemas } from './wallets.js';
 export * from './backup.js';
 export * from './budgets.js';
 export * from './categories.js';
+export * from './changes.js';
 export * from './entries.js';
 export * from './fx.js';
 export * from './investments.js';
@@ -37,6 +39,7 @@ export const ledgerContract: {
   receipts: typeof receiptsContract;
   backup: typeof backupContract;
   fx: typeof fxContract;
+  changes: typeof changesContract;
 } = {
   entries: entriesContract,
   quickEntries: quickEntriesContract,
@@ -50,6 +53,7 @@ export const ledgerContract: {
   receipts: receiptsContract,
   backup: backupContract,
   fx: fxContract,
+  changes: changesContract,
 };
 
 /** Component names of the ledger area (see schema-names.ts). */
@@ -64,4 +68,5 @@ export const ledgerNamedSchemas: NamedSchemas = /* @__PURE__ */ combineNamedSche
   receiptsNamedSchemas,
   backupNamedSchemas,
   fxNamedSchemas,
+  changesNamedSchemas,
 );

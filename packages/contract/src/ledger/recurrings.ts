@@ -84,7 +84,8 @@ export const RecurringSchema = z.object({
   startDate: DateSchema,
   endDate: DateSchema.nullable(),
   active: z.boolean(),
-  lastRunOn: DateSchema.nullable().describe('Last date an entry was generated for'),
+  lastRunOn: DateSchema.nullable().describe('Last occurrence an entry was posted for'),
+  nextDate: DateSchema.nullable().describe('Next occurrence to be posted; null when none is left (ended or inactive)'),
   createdAt: InstantSchema,
   updatedAt: InstantSchema,
 });

@@ -54,7 +54,9 @@ export const WalletFieldsSchema = z.object({
     .nullable()
     .optional()
     .describe('Card issuer, matched against card notifications'),
-  balance: MoneySchema.optional().describe('Current balance; may be negative (default 0)'),
+  openingBalance: MoneySchema.optional().describe(
+    'The balance to start from (default 0); confirmed entries on the wallet are added to it. May be negative.',
+  ),
   loanAmount: NonNegativeMoneySchema.nullable().optional().describe('Executed loan amount'),
   loanRate: LoanRateSchema.nullable().optional().describe('Annual interest, percent'),
   loanMethod: LoanMethodSchema.nullable().optional(),
@@ -74,7 +76,8 @@ export const WalletSchema = z.object({
   type: WalletTypeSchema,
   accountNumber: text().nullable(),
   cardCompany: text().nullable(),
-  balance: MoneySchema,
+  openingBalance: MoneySchema,
+  balance: MoneySchema.describe('Opening balance plus the confirmed entries on the wallet'),
   sortOrder: SortOrderSchema,
   loanAmount: NonNegativeMoneySchema.nullable(),
   loanRate: LoanRateSchema.nullable(),
@@ -139,7 +142,7 @@ export const walletsContract = c.router(
     create: {
       method: 'POST',
       path: '/api/account/wallets',
-      summary: 'Create a wallet (goes last; FREE members have a per-type limit)',
+      summary: 'Create a wallet (goes last; FREE members have a per-type limit: 400 WALLET_LIMIT)',
       body: CreateWalletRequestSchema,
       responses: { 201: WalletSchema, ...errorResponses(400, 401, 409, 413, 415) },
       metadata: meta('login'),

@@ -51,9 +51,18 @@ export const account = pgTable(
       .references(() => member.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     type: accountType('type').notNull(),
-    /** Encrypted by the app when a key is configured (otherwise plain). */
+    /**
+     * `enc:v1:<key id>:<iv>:<ciphertext+tag>` (AES-256-GCM, base64url) when a key is configured, otherwise
+     * the plain number (the spec's pass-through).
+     */
     accountNumber: text('account_number'),
     cardCompany: text('card_company'),
+    /** The balance the member entered; the base the confirmed entries are added to. */
+    openingBalance: money('opening_balance').notNull().default(0),
+    /**
+     * Maintained by the database (trigger): opening balance plus the confirmed entries on the wallet.
+     * The app never writes it.
+     */
     balance: money('balance').notNull().default(0),
     sortOrder: integer('sort_order').notNull().default(0),
     /** Executed loan amount. */
@@ -70,6 +79,7 @@ export const account = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    unique('account_member_id_uq').on(t.memberId, t.id),
     unique('account_member_name_uq').on(t.memberId, t.name),
     index('account_member_sort_idx').on(t.memberId, t.sortOrder),
     check('account_loan_months_positive', sql`${t.loanMonths} is null or ${t.loanMonths} > 0`),
@@ -102,7 +112,8 @@ export const category = pgTable(
       columns: [t.parentId, t.memberId],
       foreignColumns: [t.id, t.memberId],
     }),
-    unique('category_member_type_parent_name_uq').on(t.memberId, t.type, t.parentId, t.name).nullsNotDistinct(),
+    // Entries, budgets, recurrings and quick entries refer to a category by name: one name per type.
+    unique('category_member_type_name_uq').on(t.memberId, t.type, t.name),
     index('category_parent_idx').on(t.parentId),
     check('category_not_own_parent', sql`${t.parentId} is null or ${t.parentId} <> ${t.id}`),
   ],
@@ -122,7 +133,7 @@ export const defaultCategory = pgTable(
   },
   (t) => [
     foreignKey({ name: 'default_category_parent_fk', columns: [t.parentId], foreignColumns: [t.id] }),
-    unique('default_category_type_parent_name_uq').on(t.type, t.parentId, t.name).nullsNotDistinct(),
+    unique('default_category_type_name_uq').on(t.type, t.name),
     index('default_category_parent_idx').on(t.parentId),
   ],
 );
@@ -135,7 +146,8 @@ export const accountEntry = pgTable(
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
-    accountId: integer('account_id').references(() => account.id, { onDelete: 'set null' }),
+    /** Wallet; a composite key with `member_id` (custom migration) keeps it the member's own. */
+    accountId: integer('account_id'),
     type: ledgerType('type').notNull(),
     /** Local-currency amount (the converted value for a foreign-currency entry). */
     amount: money('amount').notNull(),
@@ -146,25 +158,38 @@ export const accountEntry = pgTable(
     currency: char('currency', { length: 3 }),
     /** Amount in the foreign currency; up to 4 fractional digits (cents, and 3-decimal currencies). */
     originalAmount: numeric('original_amount', { precision: 18, scale: 4 }),
-    exchangeRate: numeric('exchange_rate', { precision: 18, scale: 6 }),
+    /** Local units per foreign unit; 10 fractional digits keep small ratios exact enough. */
+    exchangeRate: numeric('exchange_rate', { precision: 20, scale: 10 }),
     /** 2..24 for a card instalment purchase; null for lump sum. */
     installmentMonths: integer('installment_months'),
     pending: boolean('pending').notNull().default(false),
     /** De-duplication key of the card notification that created the entry. */
     notifKey: text('notif_key'),
+    /** The recurring transaction and occurrence this entry was posted for (once: unique). */
+    recurringId: integer('recurring_id'),
+    occurrenceDate: date('occurrence_date', { mode: 'string' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    unique('account_entry_member_id_uq').on(t.memberId, t.id),
     unique('account_entry_member_notif_key_uq').on(t.memberId, t.notifKey),
+    unique('account_entry_member_occurrence_uq').on(t.memberId, t.recurringId, t.occurrenceDate),
     index('account_entry_member_date_idx').on(t.memberId, t.entryDate, t.id),
     index('account_entry_member_pending_idx').on(t.memberId).where(sql`${t.pending}`),
-    index('account_entry_member_category_idx').on(t.memberId, t.category),
-    index('account_entry_account_idx').on(t.accountId),
+    index('account_entry_member_category_date_idx').on(t.memberId, t.category, t.entryDate, t.id),
+    index('account_entry_member_account_date_idx').on(t.memberId, t.accountId, t.entryDate, t.id),
+    check('account_entry_amount_positive', sql`${t.amount} > 0`),
     check(
       'account_entry_installment_months_range',
-      sql`${t.installmentMonths} is null or ${t.installmentMonths} between 2 and 24`,
+      sql`${t.installmentMonths} is null or (${t.installmentMonths} between 2 and 24 and ${t.type} = 'EXPENSE')`,
     ),
+    check(
+      'account_entry_foreign_all_or_none',
+      sql`(${t.currency} is null) = (${t.originalAmount} is null) and (${t.currency} is null) = (${t.exchangeRate} is null)`,
+    ),
+    // A deleted recurring empties recurring_id and leaves the date (what was posted stays visible).
+    check('account_entry_occurrence_dated', sql`${t.recurringId} is null or ${t.occurrenceDate} is not null`),
   ],
 );
 
@@ -180,20 +205,33 @@ export const tag = pgTable(
     sortOrder: integer('sort_order').notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [unique('tag_member_name_uq').on(t.memberId, t.name)],
+  (t) => [unique('tag_member_id_uq').on(t.memberId, t.id), unique('tag_member_name_uq').on(t.memberId, t.name)],
 );
 
+/** Tags of an entry. Carries `member_id` (scale-out rule: every member-owned table leads with it). */
 export const entryTag = pgTable(
   'entry_tag',
   {
-    entryId: integer('entry_id')
+    memberId: integer('member_id')
       .notNull()
-      .references(() => accountEntry.id, { onDelete: 'cascade' }),
-    tagId: integer('tag_id')
-      .notNull()
-      .references(() => tag.id, { onDelete: 'cascade' }),
+      .references(() => member.id, { onDelete: 'cascade' }),
+    entryId: integer('entry_id').notNull(),
+    tagId: integer('tag_id').notNull(),
   },
-  (t) => [primaryKey({ name: 'entry_tag_pk', columns: [t.entryId, t.tagId] }), index('entry_tag_tag_idx').on(t.tagId)],
+  (t) => [
+    primaryKey({ name: 'entry_tag_pk', columns: [t.memberId, t.entryId, t.tagId] }),
+    index('entry_tag_member_tag_idx').on(t.memberId, t.tagId, t.entryId),
+    foreignKey({
+      name: 'entry_tag_entry_fk',
+      columns: [t.memberId, t.entryId],
+      foreignColumns: [accountEntry.memberId, accountEntry.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'entry_tag_tag_fk',
+      columns: [t.memberId, t.tagId],
+      foreignColumns: [tag.memberId, tag.id],
+    }).onDelete('cascade'),
+  ],
 );
 
 /** Monthly budget per category *name*; unique per (member, category, year, month). */
@@ -276,7 +314,8 @@ export const recurring = pgTable(
     type: ledgerType('type').notNull(),
     amount: money('amount').notNull(),
     category: text('category'),
-    accountId: integer('account_id').references(() => account.id, { onDelete: 'set null' }),
+    /** Wallet; composite key with `member_id` (custom migration). */
+    accountId: integer('account_id'),
     memo: text('memo'),
     frequency: recurringFrequency('frequency').notNull().default('MONTHLY'),
     dayOfMonth: smallint('day_of_month'),
@@ -285,15 +324,16 @@ export const recurring = pgTable(
     startDate: date('start_date', { mode: 'string' }).notNull(),
     endDate: date('end_date', { mode: 'string' }),
     active: boolean('active').notNull().default(true),
-    /** Last date an entry was generated for (the job's idempotence marker). */
+    /** Last occurrence the job has posted through (it resumes from the day after). */
     lastRunOn: date('last_run_on', { mode: 'string' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    unique('recurring_member_id_uq').on(t.memberId, t.id),
     index('recurring_member_idx').on(t.memberId),
     index('recurring_active_idx').on(t.id).where(sql`${t.active}`),
-    index('recurring_account_idx').on(t.accountId),
+    index('recurring_member_account_idx').on(t.memberId, t.accountId),
     check('recurring_day_of_month_range', sql`${t.dayOfMonth} is null or ${t.dayOfMonth} between 1 and 31`),
     check('recurring_day_of_week_range', sql`${t.dayOfWeek} is null or ${t.dayOfWeek} between 1 and 7`),
     check('recurring_month_of_year_range', sql`${t.monthOfYear} is null or ${t.monthOfYear} between 1 and 12`),
@@ -313,7 +353,8 @@ export const quickEntry = pgTable(
     type: ledgerType('type').notNull().default('EXPENSE'),
     amount: money('amount'),
     category: text('category'),
-    accountId: integer('account_id').references(() => account.id, { onDelete: 'set null' }),
+    /** Wallet; composite key with `member_id` (custom migration). */
+    accountId: integer('account_id'),
     memo: text('memo'),
     sortOrder: integer('sort_order').notNull().default(0),
     createdAt: createdAt(),
@@ -322,6 +363,30 @@ export const quickEntry = pgTable(
   (t) => [
     index('quick_entry_member_sort_idx').on(t.memberId, t.sortOrder),
     index('quick_entry_account_idx').on(t.accountId),
+  ],
+);
+
+/**
+ * Values entered by hand for a manual-valuation wallet (a pension, say), one row per wallet and day (the
+ * last value of that day): the net-worth trend reads the past from it.
+ */
+export const walletValueHistory = pgTable(
+  'wallet_value_history',
+  {
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    value: money('value').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'wallet_value_history_pk', columns: [t.memberId, t.accountId, t.day] }),
+    foreignKey({
+      name: 'wallet_value_history_account_fk',
+      columns: [t.memberId, t.accountId],
+      foreignColumns: [account.memberId, account.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -359,6 +424,7 @@ export const tagRelations = relations(tag, ({ one, many }) => ({
 }));
 
 export const entryTagRelations = relations(entryTag, ({ one }) => ({
+  member: one(member, { fields: [entryTag.memberId], references: [member.id] }),
   entry: one(accountEntry, { fields: [entryTag.entryId], references: [accountEntry.id] }),
   tag: one(tag, { fields: [entryTag.tagId], references: [tag.id] }),
 }));
@@ -405,5 +471,6 @@ export type BudgetOnetime = typeof budgetOnetime.$inferSelect;
 export type NewBudgetOnetime = typeof budgetOnetime.$inferInsert;
 export type Recurring = typeof recurring.$inferSelect;
 export type NewRecurring = typeof recurring.$inferInsert;
+export type WalletValueHistory = typeof walletValueHistory.$inferSelect;
 export type QuickEntry = typeof quickEntry.$inferSelect;
 export type NewQuickEntry = typeof quickEntry.$inferInsert;

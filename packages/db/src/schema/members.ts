@@ -115,6 +115,10 @@ export const pointHistory = pgTable(
   (t) => [
     index('point_history_member_created_idx').on(t.memberId, t.createdAt),
     index('point_history_member_reason_created_idx').on(t.memberId, t.reason, t.createdAt),
+    // Once-only rewards (the month-complete bonus) are once per member and reason, race-free.
+    uniqueIndex('point_history_member_once_uq')
+      .on(t.memberId, t.reason)
+      .where(sql`${t.reason} like 'MONTH_COMPLETE_%'`),
   ],
 );
 

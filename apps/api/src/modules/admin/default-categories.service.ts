@@ -36,7 +36,7 @@ const nextSortOrder = (type: CategoryType, parentId: number | null): SQL =>
   sql`(select coalesce(max(${defaultCategory.sortOrder}) + 1, 0) from ${defaultCategory} where ${siblingsOf(type, parentId)})`;
 
 const duplicateName = () =>
-  new ConflictError('DUPLICATE_CATEGORY_NAME', 'A category with this name already exists at this place.');
+  new ConflictError('DUPLICATE_CATEGORY_NAME', 'A category of this type already has this name.');
 const hasChildren = () =>
   new ConflictError('CATEGORY_HAS_CHILDREN', 'This category has sub-categories: move or delete them first.');
 const tooDeep = () =>
@@ -44,7 +44,7 @@ const tooDeep = () =>
 const typeMismatch = () =>
   new BadRequestError('CATEGORY_TYPE_MISMATCH', 'A sub-category must have the type of its parent.');
 
-/** Unique violations (name among siblings) → 409; a parent deleted meanwhile → 404. */
+/** Unique violations (a name its type already has, at either level) → 409; a parent deleted meanwhile → 404. */
 async function mapWriteErrors<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();

@@ -110,18 +110,21 @@ describe('create and list', () => {
     expect((await create('Home')).sortOrder).toBe(8);
   });
 
-  it('trims the name and refuses a duplicate among siblings with 409', async () => {
+  it('trims the name and refuses a name its type already has, at either level, with 409', async () => {
     const food = await create('  Food ');
     expect(food.name).toBe('Food');
     const duplicate = await request('POST', base, { name: 'Food', type: 'EXPENSE' });
     expect(duplicate.statusCode).toBe(409);
     expect(duplicate.json().code).toBe('DUPLICATE_CATEGORY_NAME');
 
-    // The same name is fine elsewhere: other type, or under a parent.
+    // Entries refer to categories by name: one name per type, whatever the parent.
     await create('Food', 'INCOME');
-    await create('Food', 'EXPENSE', food.id);
-    const duplicateSub = await request('POST', base, { name: 'Food', type: 'EXPENSE', parentId: food.id });
-    expect(duplicateSub.statusCode).toBe(409);
+    const underParent = await request('POST', base, { name: 'Food', type: 'EXPENSE', parentId: food.id });
+    expect(underParent.statusCode).toBe(409);
+    const home = await create('Home');
+    await create('Snacks', 'EXPENSE', food.id);
+    const elsewhere = await request('POST', base, { name: 'Snacks', type: 'EXPENSE', parentId: home.id });
+    expect(elsewhere.statusCode).toBe(409);
   });
 
   it('refuses a sub-category under a sub-category with 400 CATEGORY_TOO_DEEP', async () => {

@@ -10,6 +10,7 @@ import {
   commentVote,
   entryTag,
   iapPurchase,
+  idempotencyKey,
   investmentHolding,
   investmentTrade,
   pointHistory,
@@ -19,6 +20,7 @@ import {
   recurring,
   report,
   tag,
+  walletValueHistory,
 } from '@nestegg/db';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -45,7 +47,7 @@ async function seedEverything(app: FastifyInstance, memberId: number, otherId: n
     })
     .returning();
   const [label] = await db.insert(tag).values({ memberId, name: 'work' }).returning();
-  await db.insert(entryTag).values({ entryId: entry!.id, tagId: label!.id });
+  await db.insert(entryTag).values({ memberId, entryId: entry!.id, tagId: label!.id });
   await db.insert(budget).values({ memberId, category: 'Food', year: 2026, month: 11, amount: 300000 });
   await db.insert(budgetIncome).values({ memberId, year: 2026, month: 11, amount: 3000000 });
   await db
@@ -55,6 +57,10 @@ async function seedEverything(app: FastifyInstance, memberId: number, otherId: n
     .insert(recurring)
     .values({ memberId, name: 'Rent', type: 'EXPENSE', amount: 700000, startDate: '2026-01-01' });
   await db.insert(quickEntry).values({ memberId, name: 'Coffee', type: 'EXPENSE', amount: 4500 });
+  await db.insert(walletValueHistory).values({ memberId, accountId: wallet!.id, day: '2026-11-01', value: 1000 });
+  await db
+    .insert(idempotencyKey)
+    .values({ memberId, route: 'POST /api/account/entries', key: 'k-1', requestHash: 'h' });
   const [holding] = await db.insert(investmentHolding).values({ memberId, name: 'Index fund' }).returning();
   await db
     .insert(investmentTrade)

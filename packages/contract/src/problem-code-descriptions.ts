@@ -1,0 +1,78 @@
+/** What each problem code means, for client developers (the OpenAPI document shows it). */
+import { type ProblemCode, problemCodeStatus } from './problem-codes.js';
+
+export type ProblemCodeInfo = {
+  /** The HTTP status the api sends the code with. */
+  readonly status: number;
+  /** What happened, for client developers. */
+  readonly description: string;
+};
+
+const descriptions: { readonly [K in ProblemCode]: string } = {
+  VALIDATION_FAILED: 'The request does not match the contract; `errors` lists each field',
+  MALFORMED_JSON: 'The body is not valid JSON',
+  BAD_REQUEST: 'The request cannot be read (e.g. bad percent-encoding); also any other 4xx without a code of its own',
+  UNAUTHENTICATED: 'No valid session: log in (again)',
+  FORBIDDEN: 'The caller may not do this',
+  ADMIN_REQUIRED: 'The route is for administrators',
+  PREMIUM_REQUIRED: 'The route needs the PREMIUM plan',
+  NOT_FOUND: 'No such resource (or route)',
+  METHOD_NOT_ALLOWED: 'The path exists, the method does not',
+  CONFLICT: 'The request conflicts with the current state',
+  PAYLOAD_TOO_LARGE: 'The body is larger than the route accepts',
+  UNSUPPORTED_MEDIA_TYPE: 'The body has a Content-Type the route does not accept',
+  RATE_LIMITED: 'Too many attempts: retry after `Retry-After` seconds',
+  REQUEST_HEADERS_TOO_LARGE:
+    'The request line or headers are over the size limit (answered before any route is chosen)',
+  INTERNAL_ERROR: 'Unexpected server error (logged); retrying may help',
+  SERVICE_UNAVAILABLE: 'A service the route needs is not available right now',
+  OVERLOADED: 'The instance is shedding load: retry after `Retry-After` seconds',
+  NOT_READY: 'Readiness check failed (`/readyz` only)',
+  EMAIL_TAKEN: 'An account with this e-mail exists: log in instead',
+  SIGNUP_DISABLED: 'Sign-up is closed right now',
+  ACCOUNT_SUSPENDED: 'The account is suspended',
+  INVALID_PASSWORD: 'The password of the re-authentication gate is wrong',
+  INVALID_CURRENT_PASSWORD: 'The current password of a password change is wrong',
+  PASSWORD_UNCHANGED: 'The new password equals the current one',
+  WEAK_PASSWORD: 'The new password is too easy to guess; `detail` has advice',
+  REAUTHENTICATION_REQUIRED:
+    'Re-authenticate first (verify-password, or reauthenticate for provider accounts), then retry',
+  PROVIDER_MISMATCH: "The provider token belongs to another identity than the caller's linked account",
+  PASSWORD_CHANGED_CONCURRENTLY: 'Another request changed the password first; this change was not applied',
+  SOCIAL_ACCOUNT: 'A provider account has no password to check or change',
+  INVALID_IMAGE: 'The profile picture is not a PNG, JPEG, GIF or WebP data URL',
+  IMAGE_TOO_LARGE: 'The profile picture is larger than the api accepts',
+  INVALID_ID_TOKEN: 'The identity provider token was rejected',
+  PROVIDER_NOT_CONFIGURED: 'The provider this route needs (identity, exchange rates, …) is not set up',
+  PROVIDER_UNAVAILABLE: 'The provider this route needs cannot be reached; retry later',
+  EMAIL_NOT_VERIFIED: "The provider's e-mail is unverified and belongs to an account",
+  ACCOUNT_LINKED_ELSEWHERE: 'The account is linked to another identity of this provider',
+  CANNOT_MODIFY_SELF: 'Administrators cannot change or delete their own account here',
+  LAST_ADMIN: 'At least one active administrator must remain',
+  CATEGORY_TOO_DEEP: 'A sub-category can only sit under a top-level category',
+  CATEGORY_TYPE_MISMATCH: 'A sub-category must have the type of its parent',
+  CATEGORY_HAS_CHILDREN: 'The category has sub-categories: move or delete them first',
+  DUPLICATE_CATEGORY_NAME: 'A category of this type already has this name (at either level)',
+  INVALID_PARENT: 'A category cannot sit under itself',
+  INVALID_REORDER: 'The ids are not exactly all the siblings of one group',
+  WALLET_LIMIT: 'A FREE member holds the most wallets of this type already',
+  RECURRING_LIMIT: 'A FREE member holds the most recurring transactions already (2)',
+  DUPLICATE_NAME: 'Another item of the caller already has this name',
+  CURSOR_INVALID: 'The cursor is not one this list gave, or it expired',
+  OFFSET_TOO_DEEP: 'Pages this deep are read with `cursor`, not `page`',
+  CURRENCY_NOT_FOUND: 'The exchange-rate provider has no rate for this currency',
+  RESYNC_REQUIRED: 'The changes since this cursor are no longer kept: sync from scratch',
+  IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used with another request body',
+  IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running: retry after `Retry-After` seconds',
+};
+
+function withDescriptions(): { readonly [K in ProblemCode]: ProblemCodeInfo } {
+  const entries = Object.entries(problemCodeStatus).map(([code, status]) => [
+    code,
+    { status, description: descriptions[code as ProblemCode] },
+  ]);
+  return Object.fromEntries(entries) as { readonly [K in ProblemCode]: ProblemCodeInfo };
+}
+
+/** Every problem code with its status and meaning (pure: dropped from bundles that do not use it). */
+export const problemCodeInfo = /* @__PURE__ */ withDescriptions();
