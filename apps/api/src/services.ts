@@ -9,8 +9,17 @@ import { PasswordHasher } from './modules/auth/passwords.js';
 import { ProfileService } from './modules/auth/profile.service.js';
 import { ProviderSignInService } from './modules/auth/provider-sign-in.service.js';
 import { SessionStore } from './modules/auth/session.store.js';
+import { CategoriesService } from './modules/categories/categories.service.js';
+import { ChangesService } from './modules/changes/changes.service.js';
+import { EntriesService } from './modules/entries/entries.service.js';
+import { ExchangeRatesService } from './modules/exchange-rates/exchange-rates.service.js';
 import { PointsService } from './modules/points/points.service.js';
+import { QuickEntriesService } from './modules/quick-entries/quick-entries.service.js';
+import { RecurringsService } from './modules/recurrings/recurrings.service.js';
 import { AppSettings } from './modules/settings/app-settings.js';
+import { TagsService } from './modules/tags/tags.service.js';
+import { AccountNumberCipher } from './modules/wallets/account-numbers.js';
+import { WalletsService } from './modules/wallets/wallets.service.js';
 
 /**
  * The composition root: every service, built once from the infrastructure, each given exactly the
@@ -28,12 +37,13 @@ export function createServices(infrastructure: Infrastructure) {
     maxQueued: env.PASSWORD_HASH_MAX_QUEUED,
     maxWaitMs: env.PASSWORD_HASH_MAX_WAIT_MS,
   });
+  const points = new PointsService({ timeZone: env.APP_TIMEZONE });
   return {
     clock,
     sessions,
     settings,
     accountDeletion,
-    points: new PointsService({ timeZone: env.APP_TIMEZONE }),
+    points,
     hasher,
     credentials: new CredentialsService({ db, sessions, settings, limits, hasher, logger }),
     profiles: new ProfileService({ db, sessions, profileImageMaxBytes: env.PROFILE_IMAGE_MAX_BYTES }),
@@ -47,6 +57,32 @@ export function createServices(infrastructure: Infrastructure) {
     }),
     members: new MemberAdministration({ db, sessions, accountDeletion, hasher }),
     defaultCategories: new DefaultCategoryService({ db }),
+    ...createLedgerServices(infrastructure, points),
+  };
+}
+
+/** The ledger's services (issue 9 and later). */
+function createLedgerServices(infrastructure: Infrastructure, points: PointsService) {
+  const { env, db, logger, clock } = infrastructure;
+  const timeZone = env.APP_TIMEZONE;
+  const accountNumbers = new AccountNumberCipher({
+    keys: env.ACCOUNT_NUMBER_KEYS,
+    currentKeyId: env.ACCOUNT_NUMBER_KEY_ID ?? null,
+  });
+  const fxProvider =
+    env.FX_API_URL && env.FX_API_KEY
+      ? { baseUrl: env.FX_API_URL, apiKey: env.FX_API_KEY, timeoutMs: env.FX_TIMEOUT_MS }
+      : null;
+  return {
+    entries: new EntriesService({ db, clock, points, timeZone }),
+    quickEntries: new QuickEntriesService({ db }),
+    accountNumbers,
+    wallets: new WalletsService({ db, clock, accountNumbers, timeZone }),
+    categories: new CategoriesService({ db }),
+    tags: new TagsService({ db }),
+    recurrings: new RecurringsService({ db, clock, timeZone }),
+    exchangeRates: new ExchangeRatesService({ db, clock, logger, provider: fxProvider }),
+    changes: new ChangesService({ db }),
   };
 }
 

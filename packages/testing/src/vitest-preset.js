@@ -15,6 +15,7 @@ const workspaceSources = [
   ['@nestegg/openapi', 'openapi/src/index.ts'],
   ['@nestegg/contract', 'contract/src/index.ts'],
   ['@nestegg/testing', 'testing/src/index.ts'],
+  ['@nestegg/domain', 'domain/src/index.ts'],
 ].map(([name, file]) => ({ find: new RegExp(`^${name}$`), replacement: `${packagesDir}${file}` }));
 
 /**

@@ -1,9 +1,28 @@
 import type { FastifyPluginAsync } from 'fastify';
 import adminModule from './admin/routes.js';
 import authModule from './auth/routes.js';
+import categoriesModule from './categories/routes.js';
+import changesModule from './changes/routes.js';
+import entriesModule from './entries/routes.js';
+import exchangeRatesModule from './exchange-rates/routes.js';
+import quickEntriesModule from './quick-entries/routes.js';
+import recurringsModule from './recurrings/routes.js';
+import tagsModule from './tags/routes.js';
+import walletsModule from './wallets/routes.js';
 
 /**
- * The areas the api serves, one module each. An area whose issue has not landed is absent here, so its
- * routes answer 404 rather than pretending to work.
+ * The domains the api serves, one module each. A route whose issue has not landed is not registered, so
+ * it answers 404 rather than pretending to work.
  */
-export const modules: FastifyPluginAsync[] = [authModule, adminModule];
+export const modules: FastifyPluginAsync[] = [
+  authModule,
+  adminModule,
+  entriesModule,
+  quickEntriesModule,
+  walletsModule,
+  categoriesModule,
+  tagsModule,
+  recurringsModule,
+  exchangeRatesModule,
+  changesModule,
+];

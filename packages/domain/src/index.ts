@@ -1,0 +1,2 @@
+/** Pure ledger rules shared by the api and the billing worker. */
+export {};
