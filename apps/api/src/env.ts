@@ -66,6 +66,8 @@ export const identityProviderGroups = {
 export const ledgerFeatureGroups = {
   ACCOUNT_NUMBERS: { name: 'account-number encryption', variables: ['ACCOUNT_NUMBER_KEYS', 'ACCOUNT_NUMBER_KEY_ID'] },
   FX: { name: 'the exchange-rate provider', variables: ['FX_API_URL', 'FX_API_KEY'] },
+  OCR: { name: 'the text-recognition provider', variables: ['OCR_API_URL', 'OCR_API_KEY'] },
+  QUOTES: { name: 'the quote provider', variables: ['QUOTE_API_URL', 'QUOTE_API_KEY'] },
 } satisfies Record<string, FeatureGroup>;
 
 const shape = {
@@ -111,6 +113,19 @@ const shape = {
   FX_API_URL: httpUrl.optional(),
   FX_API_KEY: z.string().optional(),
   FX_TIMEOUT_MS: milliseconds(5000),
+  /** Google Cloud Vision `images:annotate`, e.g. `https://vision.googleapis.com`; the key is sent as `x-goog-api-key`. */
+  OCR_API_URL: httpUrl.optional(),
+  OCR_API_KEY: z.string().optional(),
+  OCR_TIMEOUT_MS: milliseconds(15_000),
+  /** Recognitions per member and day (APP_TIMEZONE days); each costs a provider call. */
+  OCR_DAILY_QUOTA: positiveInt(50, 100_000),
+  OCR_RATE_LIMIT_PER_MINUTE: positiveInt(10, 10_000),
+  /** Alpha Vantage `GLOBAL_QUOTE`, e.g. `https://www.alphavantage.co`. */
+  QUOTE_API_URL: httpUrl.optional(),
+  QUOTE_API_KEY: z.string().optional(),
+  QUOTE_TIMEOUT_MS: milliseconds(5000),
+  /** A quote younger than this is served from the shared cache without asking the provider. */
+  QUOTE_MAX_AGE_SECONDS: positiveInt(60, 86_400),
 };
 
 /** The key for new encryptions must be one of the configured keys. */

@@ -9,14 +9,19 @@ import { PasswordHasher } from './modules/auth/passwords.js';
 import { ProfileService } from './modules/auth/profile.service.js';
 import { ProviderSignInService } from './modules/auth/provider-sign-in.service.js';
 import { SessionStore } from './modules/auth/session.store.js';
+import { BudgetsService } from './modules/budgets/budgets.service.js';
 import { CategoriesService } from './modules/categories/categories.service.js';
 import { ChangesService } from './modules/changes/changes.service.js';
+import { syncRenderers } from './modules/changes/sync-renderers.js';
 import { EntriesService } from './modules/entries/entries.service.js';
 import { ExchangeRatesService } from './modules/exchange-rates/exchange-rates.service.js';
+import { investmentServices } from './modules/investments/compose.js';
 import { PointsService } from './modules/points/points.service.js';
 import { QuickEntriesService } from './modules/quick-entries/quick-entries.service.js';
+import { receiptsService } from './modules/receipts/compose.js';
 import { RecurringsService } from './modules/recurrings/recurrings.service.js';
 import { AppSettings } from './modules/settings/app-settings.js';
+import { StatisticsService } from './modules/statistics/statistics.service.js';
 import { TagsService } from './modules/tags/tags.service.js';
 import { AccountNumberCipher } from './modules/wallets/account-numbers.js';
 import { WalletsService } from './modules/wallets/wallets.service.js';
@@ -74,15 +79,19 @@ function createLedgerServices(infrastructure: Infrastructure, points: PointsServ
       ? { baseUrl: env.FX_API_URL, apiKey: env.FX_API_KEY, timeoutMs: env.FX_TIMEOUT_MS }
       : null;
   return {
-    entries: new EntriesService({ db, clock, points, timeZone }),
+    entries: new EntriesService({ db, clock, points, logger, timeZone }),
     quickEntries: new QuickEntriesService({ db }),
     accountNumbers,
     wallets: new WalletsService({ db, clock, accountNumbers, timeZone }),
     categories: new CategoriesService({ db }),
     tags: new TagsService({ db }),
     recurrings: new RecurringsService({ db, clock, timeZone }),
-    exchangeRates: new ExchangeRatesService({ db, clock, logger, provider: fxProvider }),
-    changes: new ChangesService({ db }),
+    exchangeRates: new ExchangeRatesService({ db, clock, logger, provider: fxProvider, timeZone }),
+    budgets: new BudgetsService({ db }),
+    statistics: new StatisticsService({ db, clock, timeZone }),
+    changes: new ChangesService({ db, render: syncRenderers({ accountNumbers, clock, timeZone }) }),
+    ...investmentServices(infrastructure),
+    receipts: receiptsService(infrastructure),
   };
 }
 

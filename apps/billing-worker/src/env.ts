@@ -18,8 +18,14 @@ const shape = {
   WORKER_HOST: z.string().default('0.0.0.0'),
   WORKER_HEALTH_PORT: port(3001),
   JOBS_TIMEZONE: timeZone(),
+  /** The ledger's calendar, as in the api: the day recurring transactions fall due. */
+  APP_TIMEZONE: timeZone(),
   SESSION_CLEANUP_CRON: cronExpression('17 3 * * *'),
   IDEMPOTENCY_CLEANUP_CRON: cronExpression('37 3 * * *'),
+  RECURRING_POSTING_CRON: cronExpression('7 0 * * *'),
+  SYNC_TOMBSTONE_CLEANUP_CRON: cronExpression('47 3 * * *'),
+  /** Days a delta-sync tombstone is kept: a device offline longer syncs from scratch. */
+  SYNC_TOMBSTONE_RETENTION_DAYS: positiveInt(90, 3650),
 };
 
 export const envSchema = z.object(shape);

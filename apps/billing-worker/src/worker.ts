@@ -19,7 +19,7 @@ async function register(boss: PgBoss, job: ScheduledJob, env: WorkerEnv, context
   await boss.createQueue(job.queue);
   await boss.schedule(job.queue, job.cron(env), null, { tz: env.JOBS_TIMEZONE });
   await boss.work(job.queue, async () => {
-    const summary = await job.run(context);
+    const summary = await job.run(context, env);
     context.logger.info({ job: job.queue, ...summary }, 'job done');
   });
 }
@@ -50,7 +50,7 @@ export async function startWorker(env: WorkerEnv, logger: Logger): Promise<Worke
     throw new Error(`the job engine did not start (has the migrate step run?): ${(error as Error).message}`);
   }
 
-  const context: JobContext = { db: database.db, logger, now: () => new Date() };
+  const context: JobContext = { db: database.db, logger, now: () => new Date(), timeZone: env.APP_TIMEZONE };
   for (const job of scheduledJobs) await register(boss, job, env, context);
 
   logger.info({ jobs: scheduledJobs.map((job) => job.queue) }, 'billing worker started');

@@ -143,14 +143,19 @@ describe('money, dates and decimals', () => {
 });
 
 describe('other bodies', () => {
-  it('recurring schedules need their day fields', () => {
+  it('recurring schedules take their day fields from the start date when omitted, and check their ranges', () => {
     const base = { name: 'Rent', type: 'EXPENSE', amount: 500_000, startDate: '2024-01-01' } as const;
     expect(CreateRecurringRequestSchema.safeParse({ ...base, frequency: 'MONTHLY', dayOfMonth: 25 }).success).toBe(
       true,
     );
-    expect(CreateRecurringRequestSchema.safeParse({ ...base, frequency: 'MONTHLY' }).success).toBe(false);
+    expect(CreateRecurringRequestSchema.safeParse({ ...base, frequency: 'MONTHLY' }).success).toBe(true);
     expect(CreateRecurringRequestSchema.safeParse({ ...base, frequency: 'WEEKLY', dayOfWeek: 8 }).success).toBe(false);
-    expect(CreateRecurringRequestSchema.safeParse({ ...base, frequency: 'YEARLY', dayOfMonth: 1 }).success).toBe(false);
+    expect(CreateRecurringRequestSchema.safeParse({ ...base, frequency: 'YEARLY', monthOfYear: 13 }).success).toBe(
+      false,
+    );
+    expect(
+      CreateRecurringRequestSchema.safeParse({ ...base, frequency: 'MONTHLY', endDate: '2023-12-31' }).success,
+    ).toBe(false);
   });
 
   it('refuses an empty backup and accepts one with data', () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ProblemSchema, routeAuth } from '../src/index.js';
 import { type RouteEntry, routes } from './routes.js';
 
-/** The routes with a failure or attempt limit (M4, M18): they answer 429 with `Retry-After`. */
+/** The routes with a failure, attempt or cost limit (M4, M18, receipts, quotes): 429 with `Retry-After`. */
 const RATE_LIMITED = [
   'auth.signup',
   'auth.login',
@@ -16,6 +16,8 @@ const RATE_LIMITED = [
   'auth.changePassword',
   'auth.verifyPassword',
   'auth.reauthenticate',
+  'ledger.investments.quote',
+  'ledger.receipts.recognize',
 ];
 
 const takesBody = (r: RouteEntry): boolean => 'body' in r.route && isZodType(r.route.body);

@@ -76,6 +76,7 @@ const EXPECTED_TABLES = [
   'recurring',
   'report',
   'session_cache_invalidation',
+  'stock_quote',
   'store_notification',
   'tag',
   'tag_category',
@@ -365,16 +366,21 @@ describe('constraints', () => {
         holdingId: h!.id,
         side: 'BUY',
         quantity: '1.123456',
-        price: 1000,
+        price: '1000',
         tradedAt: '2025-01-02',
       })
       .returning();
     expect(t!.quantity).toBe('1.123456');
     expect(
       await sqlState(
-        handle.db
-          .insert(investmentTrade)
-          .values({ memberId: m.id, holdingId: h!.id, side: 'SELL', quantity: '0', price: 1, tradedAt: '2025-01-02' }),
+        handle.db.insert(investmentTrade).values({
+          memberId: m.id,
+          holdingId: h!.id,
+          side: 'SELL',
+          quantity: '0',
+          price: '1',
+          tradedAt: '2025-01-02',
+        }),
       ),
     ).toBe(CHECK);
   });
@@ -474,7 +480,7 @@ describe('member deletion', () => {
     const [h] = await db.insert(investmentHolding).values({ memberId: id, name: 'ACME', quantity: '1' }).returning();
     await db
       .insert(investmentTrade)
-      .values({ memberId: id, holdingId: h!.id, side: 'BUY', quantity: '1', price: 10, tradedAt: '2025-01-01' });
+      .values({ memberId: id, holdingId: h!.id, side: 'BUY', quantity: '1', price: '10', tradedAt: '2025-01-01' });
     await db
       .insert(boardImage)
       .values({ memberId: id, contentType: 'image/png', bytes: Buffer.from([1]), byteSize: 1 });

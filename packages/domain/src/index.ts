@@ -1,2 +1,6 @@
 /** Pure ledger rules shared by the api and the billing worker. */
-export {};
+
+export * from './investments.js';
+export * from './loan.js';
+export * from './periods.js';
+export * from './recurrence.js';

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { member } from '@nestegg/db';
-import { eq, sql } from 'drizzle-orm';
+import { account, member } from '@nestegg/db';
+import { asc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../modules/auth/passwords.js';
+import { AccountNumberCipher } from '../modules/wallets/account-numbers.js';
 
 const hasher = new PasswordHasher();
 
@@ -118,5 +119,85 @@ describe('admin command line', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('8 to 128 characters');
     expect(await byEmail(short)).toBeUndefined();
+  });
+});
+
+describe('admin reencrypt-account-numbers', () => {
+  const oldKey = { id: 'old', key: randomBytes(32) };
+  const newKey = { id: 'new', key: randomBytes(32) };
+  const keyEnv = {
+    ACCOUNT_NUMBER_KEYS: [oldKey, newKey].map((entry) => `${entry.id}:${entry.key.toString('base64')}`).join(','),
+    ACCOUNT_NUMBER_KEY_ID: newKey.id,
+  };
+  const underOld = new AccountNumberCipher({ keys: [oldKey], currentKeyId: oldKey.id });
+  const underNew = new AccountNumberCipher({ keys: [newKey], currentKeyId: newKey.id });
+
+  async function walletsWith(numbers: (string | null)[]) {
+    const owner = await createMemberWithSession(app.current);
+    return app.current.db
+      .insert(account)
+      .values(
+        numbers.map((accountNumber, index) => ({
+          memberId: owner.id,
+          name: `W${index}`,
+          type: 'BANK' as const,
+          accountNumber,
+        })),
+      )
+      .returning({ id: account.id });
+  }
+
+  const storedNumbers = async (ids: number[]) =>
+    (
+      await app.current.db
+        .select({ id: account.id, value: account.accountNumber })
+        .from(account)
+        .orderBy(asc(account.id))
+    )
+      .filter((row) => ids.includes(row.id))
+      .map((row) => row.value);
+
+  it('moves plain and old-key numbers to the current key in batches, idempotently, printing counts only', async () => {
+    const plain = ['111-1', '222-2', '333-3'];
+    const old = ['444-4', '555-5'].map((value) => underOld.encrypt(value)!);
+    const current = underNew.encrypt('666-6')!;
+    const ids = (await walletsWith([...plain, ...old, current, null])).map((row) => row.id);
+
+    const run = await runCli(['reencrypt-account-numbers', '2'], { ...connection(), ...keyEnv });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Re-encrypted 5 account numbers under key "new"; 1 were already under it.');
+    expect(run.stdout + run.stderr).not.toMatch(/111-1|444-4|666-6/);
+
+    const stored = await storedNumbers(ids);
+    expect(stored.slice(0, 6).every((value) => value!.startsWith('enc:v1:new:'))).toBe(true);
+    expect(stored[5]).toBe(current);
+    expect(stored[6]).toBeNull();
+    expect(stored.slice(0, 6).map((value) => underNew.decrypt(value))).toEqual([...plain, '444-4', '555-5', '666-6']);
+
+    const again = await runCli(['reencrypt-account-numbers'], { ...connection(), ...keyEnv });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('Re-encrypted 0 account numbers');
+    expect(await storedNumbers(ids)).toEqual(stored);
+  });
+
+  it('leaves numbers no configured key opens, and fails the run naming how many', async () => {
+    const lost = new AccountNumberCipher({ keys: [{ id: 'lost', key: randomBytes(32) }], currentKeyId: 'lost' });
+    const unreadable = lost.encrypt('777-7')!;
+    const ids = (await walletsWith([unreadable, '888-8'])).map((row) => row.id);
+    const run = await runCli(['reencrypt-account-numbers'], { ...connection(), ...keyEnv });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('1 account numbers could not be decrypted');
+    const [kept, moved] = await storedNumbers(ids);
+    expect(kept).toBe(unreadable);
+    expect(underNew.decrypt(moved!)).toBe('888-8');
+  });
+
+  it('needs a current key and a sane batch size', async () => {
+    const noKey = await runCli(['reencrypt-account-numbers'], connection());
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('ACCOUNT_NUMBER_KEY_ID');
+    const badSize = await runCli(['reencrypt-account-numbers', '0'], { ...connection(), ...keyEnv });
+    expect(badSize.code).toBe(2);
+    expect(badSize.stderr).toContain('batch size');
   });
 });

@@ -4,11 +4,14 @@
  *
  *   pnpm --filter @nestegg/api admin promote <email>
  *   pnpm --filter @nestegg/api admin create <email> <displayName>
+ *   pnpm --filter @nestegg/api admin reencrypt-account-numbers [batchSize]
  *   node dist/cli/admin.js promote <email>
  *
  * Reads DATABASE_URL (required) and REDIS_URL / REDIS_KEY_PREFIX (optional: used to drop the cached copies
  * of the promoted member's sessions). `create` takes the password from ADMIN_PASSWORD, or asks for it
- * twice on the terminal without echo, or reads the first line of piped stdin.
+ * twice on the terminal without echo, or reads the first line of piped stdin. `reencrypt-account-numbers`
+ * moves every stored wallet account number (plain, or under an older key) to ACCOUNT_NUMBER_KEY_ID, in
+ * batches; it is idempotent and prints the counts (never a number).
  *
  * Exit codes: 0 done, 1 the operation failed (no such account, e-mail taken, database error), 2 usage or
  * configuration error.
@@ -24,7 +27,11 @@ const USAGE = `Usage:
   admin promote <email>                 give an existing account the ADMIN role
   admin create <email> <displayName>    create a new LOCAL account with the ADMIN role
                                         (password from ADMIN_PASSWORD, else prompted)
-Environment: DATABASE_URL (required), REDIS_URL and REDIS_KEY_PREFIX (optional).`;
+  admin reencrypt-account-numbers [batchSize]
+                                        re-encrypt every wallet account number under
+                                        ACCOUNT_NUMBER_KEY_ID (default batch 500)
+Environment: DATABASE_URL (required), REDIS_URL and REDIS_KEY_PREFIX (optional),
+ACCOUNT_NUMBER_KEYS and ACCOUNT_NUMBER_KEY_ID (for reencrypt-account-numbers).`;
 
 /** A failure with a message for the operator and an exit code. */
 class CliError extends Error {
@@ -36,7 +43,21 @@ class CliError extends Error {
   }
 }
 
-type Command = { name: 'promote'; email: string } | { name: 'create'; email: string; displayName: string };
+type Command =
+  | { name: 'promote'; email: string }
+  | { name: 'create'; email: string; displayName: string }
+  | { name: 'reencrypt-account-numbers'; batchSize: number };
+
+const BATCH_SIZE_MAX = 10_000;
+
+function batchSizeOf(value: string | undefined): number {
+  if (value === undefined) return 500;
+  const size = Number(value);
+  if (!Number.isInteger(size) || size < 1 || size > BATCH_SIZE_MAX) {
+    throw new CliError(`The batch size must be a whole number from 1 to ${BATCH_SIZE_MAX}.\n\n${USAGE}`, 2);
+  }
+  return size;
+}
 
 function parseCommand(args: string[]): Command {
   const [name, ...rest] = args;
@@ -45,6 +66,7 @@ function parseCommand(args: string[]): Command {
     if (!parsed.success) throw new CliError(`"${value ?? ''}" is not a valid e-mail address.\n\n${USAGE}`, 2);
     return parsed.data;
   };
+  if (name === 'reencrypt-account-numbers' && rest.length <= 1) return { name, batchSize: batchSizeOf(rest[0]) };
   if (name === 'promote' && rest.length === 1) return { name, email: email(rest[0]) };
   if (name === 'create' && rest.length === 2) {
     const displayName = DisplayNameSchema.safeParse(rest[1]);
@@ -124,18 +146,41 @@ function readEnvironment() {
   }
 }
 
+/** Key rotation: prints the counts; unreadable numbers (a key missing from the list) fail the run. */
+async function reencryptAccountNumbers(
+  wallets: ReturnType<typeof createServices>['wallets'],
+  keyId: string,
+  batchSize: number,
+): Promise<void> {
+  const report = await wallets.reencryptAccountNumbers({ batchSize });
+  console.log(
+    `Re-encrypted ${report.reencrypted} account numbers under key "${keyId}"; ${report.alreadyCurrent} were already under it.`,
+  );
+  if (report.unreadable > 0) {
+    throw new CliError(
+      `${report.unreadable} account numbers could not be decrypted and were left as they are: is their key missing from ACCOUNT_NUMBER_KEYS?`,
+      1,
+    );
+  }
+}
+
 async function run(args: string[]): Promise<void> {
   const command = parseCommand(args);
   const env = readEnvironment();
   const password = command.name === 'create' ? await readPassword() : '';
+  if (command.name === 'reencrypt-account-numbers' && !env.ACCOUNT_NUMBER_KEY_ID) {
+    throw new CliError('Set ACCOUNT_NUMBER_KEYS and ACCOUNT_NUMBER_KEY_ID: there is no key to encrypt under.', 2);
+  }
   // The same services the api runs; Redis (when configured) drops cached copies of promoted sessions.
   const { infrastructure, close } = await openInfrastructure(env, stderrLogger, {
     applicationName: 'nestegg-admin-cli',
     poolSize: 2,
   });
-  const { members } = createServices(infrastructure);
+  const { members, wallets } = createServices(infrastructure);
   try {
-    if (command.name === 'promote') {
+    if (command.name === 'reencrypt-account-numbers') {
+      await reencryptAccountNumbers(wallets, env.ACCOUNT_NUMBER_KEY_ID!, command.batchSize);
+    } else if (command.name === 'promote') {
       const promoted = await members.promoteToAdmin(command.email);
       console.log(`${promoted.email} (member ${promoted.id}) is now an ADMIN.`);
       if (promoted.status === 'SUSPENDED') {
@@ -147,7 +192,10 @@ async function run(args: string[]): Promise<void> {
     }
   } catch (error) {
     if (error instanceof AppError) {
-      const hint = error.code === 'NOT_FOUND' ? `No account uses the e-mail ${command.email}.` : error.message;
+      const hint =
+        error.code === 'NOT_FOUND' && 'email' in command
+          ? `No account uses the e-mail ${command.email}.`
+          : error.message;
       throw new CliError(hint, 1);
     }
     throw error;

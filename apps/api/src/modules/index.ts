@@ -1,12 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import adminModule from './admin/routes.js';
 import authModule from './auth/routes.js';
+import budgetsModule from './budgets/routes.js';
 import categoriesModule from './categories/routes.js';
 import changesModule from './changes/routes.js';
 import entriesModule from './entries/routes.js';
 import exchangeRatesModule from './exchange-rates/routes.js';
+import investmentsModule from './investments/routes.js';
 import quickEntriesModule from './quick-entries/routes.js';
+import receiptsModule from './receipts/routes.js';
 import recurringsModule from './recurrings/routes.js';
+import statisticsModule from './statistics/routes.js';
 import tagsModule from './tags/routes.js';
 import walletsModule from './wallets/routes.js';
 
@@ -25,4 +29,8 @@ export const modules: FastifyPluginAsync[] = [
   recurringsModule,
   exchangeRatesModule,
   changesModule,
+  investmentsModule,
+  receiptsModule,
+  budgetsModule,
+  statisticsModule,
 ];

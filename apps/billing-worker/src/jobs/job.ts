@@ -7,11 +7,14 @@ export interface JobContext {
   db: Database;
   logger: Logger;
   now: () => Date;
+  /** `APP_TIMEZONE`: the ledger's calendar (whose day it is for recurring transactions). */
+  timeZone: string;
 }
 
 /** A job the worker schedules: its queue, when it runs, and what it does (returns a summary for the log). */
 export interface ScheduledJob {
   queue: string;
   cron: (env: WorkerEnv) => string;
-  run: (context: JobContext) => Promise<Record<string, unknown>>;
+  /** `env` carries the job's own settings (its retention, its limits). */
+  run: (context: JobContext, env: WorkerEnv) => Promise<Record<string, unknown>>;
 }

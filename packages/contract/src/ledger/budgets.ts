@@ -44,16 +44,18 @@ export const BudgetSchema = z.object({
   year: YearSchema,
   month: MonthSchema,
   amount: NonNegativeMoneySchema,
-  spent: NonNegativeMoneySchema.describe('Expenses of the category in the month'),
+  spent: NonNegativeMoneySchema.describe(
+    'Confirmed expenses of the month in the category and, for a top-level category, its sub-categories',
+  ),
 });
 export type Budget = z.infer<typeof BudgetSchema>;
 
 export const MonthBudgetsSchema = z.object({
   year: YearSchema,
   month: MonthSchema,
-  items: z.array(BudgetSchema),
-  totalBudget: NonNegativeMoneySchema,
-  totalSpent: NonNegativeMoneySchema.describe('All expenses of the month'),
+  items: z.array(BudgetSchema).describe('By category name'),
+  totalBudget: NonNegativeMoneySchema.describe('Sum of the budget amounts'),
+  totalSpent: NonNegativeMoneySchema.describe('All confirmed expenses of the month, budgeted or not'),
   expectedIncome: NonNegativeMoneySchema.nullable(),
 });
 export type MonthBudgets = z.infer<typeof MonthBudgetsSchema>;
@@ -97,7 +99,9 @@ export const OnetimeBudgetSchema = z.object({
   endDate: DateSchema,
   category: text().nullable(),
   memo: text().nullable(),
-  spent: NonNegativeMoneySchema.describe('Expenses in the date range (of the category when set)'),
+  spent: NonNegativeMoneySchema.describe(
+    'Confirmed expenses in the date range: of the category (with its sub-categories) when set, else all',
+  ),
 });
 export type OnetimeBudget = z.infer<typeof OnetimeBudgetSchema>;
 export const OnetimeBudgetListSchema = listOf(OnetimeBudgetSchema);

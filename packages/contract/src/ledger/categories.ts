@@ -44,7 +44,10 @@ export const CreateCategoryRequestSchema = z.object({
     .describe('A top-level category of the same type; omit or null for a top-level category'),
 });
 export type CreateCategoryRequest = z.infer<typeof CreateCategoryRequestSchema>;
-/** Renaming a category renames its uses (entries, budgets, recurrings, quick entries) in the same transaction. */
+/**
+ * Renaming a category renames its uses (entries, budgets, recurrings, quick entries) in the same transaction.
+ * A type change is refused (409 `CATEGORY_IN_USE`) while the category or one of its sub-categories is used.
+ */
 export const UpdateCategoryRequestSchema = CreateCategoryRequestSchema.partial();
 export type UpdateCategoryRequest = z.infer<typeof UpdateCategoryRequestSchema>;
 
@@ -90,7 +93,7 @@ export const categoriesContract = c.router(
     reorder: {
       method: 'PUT',
       path: '/api/account/categories/reorder',
-      summary: 'New order of sibling categories',
+      summary: 'New order of one sibling group: every id of one (type, parent), each once',
       body: ReorderBodySchema,
       responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 413, 415) },
       metadata: meta('login'),
@@ -115,7 +118,7 @@ export const categoriesContract = c.router(
     delete: {
       method: 'DELETE',
       path: '/api/account/categories/:id',
-      summary: 'Delete a category (refused while it has children)',
+      summary: 'Delete a category (refused while it has children); its uses keep the name',
       pathParams: IdParamSchema,
       responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 409) },
       metadata: meta('login'),

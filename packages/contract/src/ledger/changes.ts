@@ -61,6 +61,9 @@ export const BudgetIncomeRecordSchema = z.object({
   month: MonthSchema,
   amount: NonNegativeMoneySchema,
 });
+export type BudgetRecord = z.infer<typeof BudgetRecordSchema>;
+export type OnetimeBudgetRecord = z.infer<typeof OnetimeBudgetRecordSchema>;
+export type BudgetIncomeRecord = z.infer<typeof BudgetIncomeRecordSchema>;
 
 export const ChangesSchema = z.object({
   cursor: SyncCursorSchema.describe('Pass as `since` next time'),

@@ -54,20 +54,26 @@ export const EntryFieldsSchema = z.object({
   amount: PositiveMoneySchema.describe('Local-currency amount (the converted value for a foreign entry)'),
   date: DateSchema,
   memo: MemoSchema.nullable().optional().describe('Merchant or description'),
-  category: CategoryRefSchema.nullable().optional().describe('Category name (the sub-category with two levels)'),
-  accountId: IdSchema.nullable().optional().describe('Wallet'),
+  category: CategoryRefSchema.nullable()
+    .optional()
+    .describe(
+      "Name of one of the caller's categories of the entry's type, at either level (else 400 `UNKNOWN_CATEGORY`); null = uncategorised",
+    ),
+  accountId: IdSchema.nullable().optional().describe("One of the caller's wallets (else 404)"),
   tags: z
     .array(TagNameSchema)
     .max(ENTRY_TAGS_MAX)
     .refine((t) => new Set(t).size === t.length, 'tags must be unique')
     .optional()
-    .describe('Tag names (premium); unknown names are created'),
+    .describe(
+      "Names of the caller's tags (premium: a FREE member sending any gets 403); an unknown name is 400 `UNKNOWN_TAG`. On update the entry's tags become exactly these",
+    ),
   currency: CurrencySchema.nullable().optional().describe('Foreign currency; requires originalAmount and exchangeRate'),
   originalAmount: OriginalAmountSchema.nullable().optional(),
   exchangeRate: RateSchema.nullable().optional().describe('Local units per one foreign unit'),
   installmentMonths: InstallmentMonthsSchema.nullable()
     .optional()
-    .describe('2..24 for a card instalment expense; null for lump sum'),
+    .describe('2..24 for an instalment expense on a CARD wallet; null for lump sum'),
 });
 
 type EntryFieldsInput = Partial<z.infer<typeof EntryFieldsSchema>>;
@@ -134,10 +140,22 @@ export const EntryListQuerySchema = PageQuerySchema.merge(DateRangeQuerySchema).
 });
 export type EntryListQuery = z.infer<typeof EntryListQuerySchema>;
 
+const TOTAL_ON_FIRST_PAGE = "null on a page read with `cursor` (keep the first page's value)";
 export const EntryPageSchema = paginated(EntrySchema).extend({
+  page: z.number().int().min(1).describe('The requested `page` (1 on a page read with `cursor`)'),
+  total: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .describe(`Entries matching the filter, pending ones included (all pages); ${TOTAL_ON_FIRST_PAGE}`),
   nextCursor: CursorSchema.nullable().describe('Pass as `cursor` for the next page; null on the last page'),
-  incomeTotal: NonNegativeMoneySchema.describe('Sum of INCOME amounts matching the filter (all pages)'),
-  expenseTotal: NonNegativeMoneySchema.describe('Sum of EXPENSE amounts matching the filter (all pages)'),
+  incomeTotal: NonNegativeMoneySchema.nullable().describe(
+    `Sum of confirmed INCOME amounts matching the filter (all pages); ${TOTAL_ON_FIRST_PAGE}`,
+  ),
+  expenseTotal: NonNegativeMoneySchema.nullable().describe(
+    `Sum of confirmed EXPENSE amounts matching the filter (all pages); ${TOTAL_ON_FIRST_PAGE}`,
+  ),
 });
 export type EntryPage = z.infer<typeof EntryPageSchema>;
 
@@ -205,8 +223,10 @@ export const QuickEntryFieldsSchema = z.object({
   name: text().trim().min(1).max(TEMPLATE_NAME_MAX),
   type: LedgerTypeSchema.default('EXPENSE'),
   amount: NonNegativeMoneySchema.nullable().optional(),
-  category: CategoryRefSchema.nullable().optional(),
-  accountId: IdSchema.nullable().optional(),
+  category: CategoryRefSchema.nullable()
+    .optional()
+    .describe("Name of one of the caller's categories of the template's type (else 400 `UNKNOWN_CATEGORY`)"),
+  accountId: IdSchema.nullable().optional().describe("One of the caller's wallets (else 404)"),
   memo: MemoSchema.nullable().optional(),
   sortOrder: SortOrderSchema.optional().describe('Omit on create to place it last'),
 });
@@ -239,9 +259,9 @@ export const entriesContract = c.router(
       path: '/api/account/entries',
       summary: 'Entries matching the filters, newest date first',
       description:
-        'Pages by `cursor` (keyset on date and id: flat cost at any depth) or by `page` (offset, at most 10,000 rows deep). `total`, `incomeTotal` and `expenseTotal` cover the whole filter.',
+        "Newest date first, then newest id. Pages by `cursor` (keyset on date and id: flat cost at any depth; send the previous page's `nextCursor`, `page` is then ignored) or by `page` (offset, at most 10,000 rows deep: deeper is 400 `OFFSET_TOO_DEEP`). Every page carries `nextCursor`. `total` (every match, pending included), `incomeTotal` and `expenseTotal` (confirmed entries only) cover the whole filter; they are computed on pages read without `cursor` and are null on pages read with it (keep the first page's values). An `accountId` that is not one of the caller's wallets is 404.",
       query: EntryListQuerySchema,
-      responses: { 200: EntryPageSchema, ...errorResponses(400, 401) },
+      responses: { 200: EntryPageSchema, ...errorResponses(400, 401, 404) },
       metadata: meta('login'),
     },
     create: {
@@ -325,7 +345,7 @@ export const quickEntriesContract = c.router(
     list: {
       method: 'GET',
       path: '/api/account/quick-entries',
-      summary: 'Quick-entry templates by sortOrder',
+      summary: 'Quick-entry templates by sortOrder, then id',
       responses: { 200: QuickEntryListSchema, ...errorResponses(401) },
       metadata: meta('login'),
     },

@@ -9,7 +9,7 @@ const c = initContract();
 export const FxRateQuerySchema = z.object({
   from: CurrencySchema,
   to: CurrencySchema,
-  date: DateSchema.optional().describe("A past day's rate (default: today)"),
+  date: DateSchema.optional().describe("A past day's rate (default: today in the server's calendar, APP_TIMEZONE)"),
 });
 export type FxRateQuery = z.infer<typeof FxRateQuerySchema>;
 export const FxRateSchema = z.object({
@@ -27,7 +27,8 @@ export const fxContract = c.router(
       path: '/api/fx/rate',
       summary: 'Exchange rate between two currencies (cached per currency pair and day)',
       description:
-        'Unknown currency: 404 CURRENCY_NOT_FOUND. Provider not set up or unreachable: 503 (never a silent 1:1 rate).',
+        'Unknown currency (or no rate that day): 404 CURRENCY_NOT_FOUND. Provider not set up: 503 PROVIDER_NOT_CONFIGURED; ' +
+        'down, slow or over quota: 503 PROVIDER_UNAVAILABLE (never a silent 1:1 rate). A future `date`: 400.',
       query: FxRateQuerySchema,
       responses: { 200: FxRateSchema, ...errorResponses(400, 401, 404, 503) },
       metadata: meta('login'),

@@ -5,12 +5,12 @@ import {
   CurrencySchema,
   DateSchema,
   DecimalSchema,
+  decimalString,
   errorResponses,
   IdParamSchema,
   IdSchema,
   InstantSchema,
   listOf,
-  MoneySchema,
   meta,
   NonNegativeMoneySchema,
   PageQuerySchema,
@@ -27,7 +27,38 @@ const c = initContract();
 export const StockCodeSchema = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9.\-^=]{1,20}$/, 'expected a stock code (letters, digits, . - ^ =)');
+  .regex(/^[A-Za-z0-9.\-^=]{1,20}$/, 'expected a stock code (letters, digits, . - ^ =)')
+  .transform((code) => code.toUpperCase())
+  .describe('Stock code of the quote provider, e.g. `IBM` or `005930.KS` (stored upper-case)');
+
+/**
+ * Prices, fees and amounts of investments are in the holding's currency (null = local currency), as
+ * exact decimal strings: a foreign share costs `187.23`, which whole local units cannot hold. Local-currency
+ * prices and fees have no fractional part (400 otherwise) and local amounts are rounded to whole units;
+ * foreign ones keep up to 4 fractional digits. Amounts carry no trailing zeros (`"1110"`, `"187.5"`).
+ */
+const PriceStringSchema = decimalString(14, 4);
+/**
+ * A unit price or fee sent by a client: a decimal string, or a whole number (whole numbers are exact in
+ * JSON; fractions are sent as strings so that no float ever carries them).
+ */
+export const PriceInputSchema = z
+  .union([NonNegativeMoneySchema.max(99_999_999_999_999), PriceStringSchema])
+  .transform((value) => String(value))
+  .describe("Decimal string in the holding's currency (at most 4 fractional digits; none for local currency)");
+/** A trade quantity sent by a client: a decimal string, or a whole number. */
+export const QuantityInputSchema = z
+  .union([z.number().int().min(1).max(999_999_999_999), QuantitySchema])
+  .transform((value) => String(value))
+  .describe('Greater than 0, at most 6 fractional digits (a decimal string, or a whole number)');
+/** A non-negative amount in the holding's currency. */
+export const AmountSchema = text()
+  .regex(/^\d{1,28}(\.\d{1,4})?$/, 'expected a non-negative decimal string')
+  .describe("Decimal string in the holding's currency");
+/** A signed amount (profits) in the holding's currency. */
+export const SignedAmountSchema = text()
+  .regex(/^-?\d{1,28}(\.\d{1,4})?$/, 'expected a decimal string')
+  .describe("Decimal string in the holding's currency, negative for a loss");
 
 // ---------------------------------------------------------------------------
 // Holdings
@@ -36,7 +67,9 @@ export const StockCodeSchema = z
 export const HoldingFieldsSchema = z.object({
   name: text().trim().min(1).max(50),
   stockCode: StockCodeSchema.nullable().optional().describe('Used for the automatic quote lookup'),
-  currency: CurrencySchema.nullable().optional().describe('Quote currency; null = local currency'),
+  currency: CurrencySchema.nullable()
+    .optional()
+    .describe('Currency of its prices, fees and quotes; null = local currency (whole units)'),
 });
 export const CreateHoldingRequestSchema = HoldingFieldsSchema;
 export type CreateHoldingRequest = z.infer<typeof CreateHoldingRequestSchema>;
@@ -49,10 +82,11 @@ export const HoldingSchema = z.object({
   stockCode: text().nullable(),
   currency: CurrencySchema.nullable(),
   quantity: DecimalSchema.describe('Derived from the trades'),
-  averagePrice: NonNegativeMoneySchema.describe('Moving average of the buys'),
-  realizedProfit: MoneySchema,
-  currentPrice: NonNegativeMoneySchema.nullable(),
-  priceUpdatedAt: InstantSchema.nullable(),
+  averagePrice: AmountSchema.describe('Moving average, buying fees included; a sell leaves it unchanged'),
+  purchaseAmount: AmountSchema.describe('Cost basis of the held quantity (quantity × averagePrice before rounding)'),
+  realizedProfit: SignedAmountSchema.describe('Sum over the sells of price × quantity − fee − cost taken out'),
+  currentPrice: AmountSchema.nullable().describe('Last known quote; null when none is known'),
+  priceUpdatedAt: InstantSchema.nullable().describe('When the quote provider gave currentPrice'),
   createdAt: InstantSchema,
   updatedAt: InstantSchema,
 });
@@ -70,14 +104,14 @@ export type TradeSide = z.infer<typeof TradeSideSchema>;
 export const TradeFieldsSchema = z.object({
   holdingId: IdSchema,
   side: TradeSideSchema,
-  quantity: QuantitySchema.describe('Greater than 0, at most 6 fractional digits'),
-  price: NonNegativeMoneySchema.describe('Unit price, whole units'),
-  fee: NonNegativeMoneySchema.default(0),
+  quantity: QuantityInputSchema,
+  price: PriceInputSchema.describe("Unit price in the holding's currency"),
+  fee: PriceInputSchema.default('0').describe("Fee in the holding's currency"),
   tradedAt: DateSchema,
 });
 export const CreateTradeRequestSchema = TradeFieldsSchema;
 export type CreateTradeRequest = z.infer<typeof CreateTradeRequestSchema>;
-export const UpdateTradeRequestSchema = TradeFieldsSchema.extend({ fee: NonNegativeMoneySchema }).partial();
+export const UpdateTradeRequestSchema = TradeFieldsSchema.extend({ fee: PriceInputSchema }).partial();
 export type UpdateTradeRequest = z.infer<typeof UpdateTradeRequestSchema>;
 
 export const TradeSchema = z.object({
@@ -85,8 +119,8 @@ export const TradeSchema = z.object({
   holdingId: IdSchema,
   side: TradeSideSchema,
   quantity: DecimalSchema,
-  price: NonNegativeMoneySchema,
-  fee: NonNegativeMoneySchema,
+  price: AmountSchema,
+  fee: AmountSchema,
   tradedAt: DateSchema,
   createdAt: InstantSchema,
   updatedAt: InstantSchema,
@@ -109,34 +143,44 @@ export const PortfolioHoldingSchema = z.object({
   stockCode: text().nullable(),
   currency: CurrencySchema.nullable(),
   quantity: DecimalSchema,
-  averagePrice: NonNegativeMoneySchema,
-  currentPrice: NonNegativeMoneySchema.nullable().describe('null when no quote is known'),
-  purchaseAmount: NonNegativeMoneySchema.describe('quantity × averagePrice, rounded'),
-  valuation: NonNegativeMoneySchema.nullable().describe('quantity × currentPrice, rounded'),
-  valuationProfit: MoneySchema.nullable().describe('valuation − purchaseAmount'),
-  realizedProfit: MoneySchema,
+  averagePrice: AmountSchema,
+  currentPrice: AmountSchema.nullable().describe('null when no quote is known'),
+  purchaseAmount: AmountSchema.describe('Cost basis of the held quantity, rounded'),
+  valuation: AmountSchema.nullable().describe('quantity × currentPrice, rounded'),
+  valuationProfit: SignedAmountSchema.nullable().describe('valuation − purchaseAmount'),
+  realizedProfit: SignedAmountSchema,
   priceUpdatedAt: InstantSchema.nullable(),
 });
 export type PortfolioHolding = z.infer<typeof PortfolioHoldingSchema>;
-export const PortfolioSchema = z.object({
-  holdings: z.array(PortfolioHoldingSchema),
-  totals: z.object({
-    purchaseAmount: NonNegativeMoneySchema,
-    valuation: NonNegativeMoneySchema.describe('Holdings without a quote count at their purchase amount'),
-    valuationProfit: MoneySchema,
-    realizedProfit: MoneySchema,
-  }),
+/** Sums over the holdings of one currency. */
+export const PortfolioTotalsSchema = z.object({
+  purchaseAmount: AmountSchema,
+  valuation: AmountSchema.describe('Holdings without a quote count at their purchase amount'),
+  valuationProfit: SignedAmountSchema.describe('Over the holdings with a quote'),
+  realizedProfit: SignedAmountSchema,
 });
+export type PortfolioTotals = z.infer<typeof PortfolioTotalsSchema>;
+export const CurrencyTotalsSchema = PortfolioTotalsSchema.extend({ currency: CurrencySchema });
+export type CurrencyTotals = z.infer<typeof CurrencyTotalsSchema>;
+export const PortfolioSchema = z
+  .object({
+    holdings: z.array(PortfolioHoldingSchema),
+    totals: PortfolioTotalsSchema,
+    foreignTotals: z
+      .array(CurrencyTotalsSchema)
+      .describe('Foreign-currency holdings, per currency (valued in their own currency, not converted)'),
+  })
+  .describe('`totals` sums the local-currency holdings (currency null) in whole units; `foreignTotals` the others');
 export type Portfolio = z.infer<typeof PortfolioSchema>;
 
 export const QuoteParamSchema = z.object({ code: StockCodeSchema });
 export type QuoteParam = z.infer<typeof QuoteParamSchema>;
 export const QuoteSchema = z.object({
   stockCode: text(),
-  name: text().nullable(),
-  price: NonNegativeMoneySchema,
-  currency: CurrencySchema.nullable(),
-  asOf: InstantSchema,
+  name: text().nullable().describe('null: the quote provider does not give names'),
+  price: AmountSchema.describe("In the currency the provider quotes the code in (a holding's currency)"),
+  currency: CurrencySchema.nullable().describe('null: the quote provider does not say'),
+  asOf: InstantSchema.describe('When the quote provider gave the price'),
 });
 export type Quote = z.infer<typeof QuoteSchema>;
 
@@ -189,9 +233,9 @@ export const investmentsContract = c.router(
     listTrades: {
       method: 'GET',
       path: '/api/account/trades',
-      summary: 'Trades, newest first, optionally of one holding',
+      summary: 'Trades, newest first, optionally of one holding (404 when the holding is not yours)',
       query: TradeListQuerySchema,
-      responses: { 200: TradePageSchema, ...errorResponses(400, 401, 403) },
+      responses: { 200: TradePageSchema, ...errorResponses(400, 401, 403, 404) },
       metadata: meta('premium'),
     },
     createTrade: {
@@ -229,9 +273,9 @@ export const investmentsContract = c.router(
     quote: {
       method: 'GET',
       path: '/api/account/quotes/:code',
-      summary: 'Current quote of a stock code',
+      summary: 'Current quote of a stock code (unknown code 404, provider down or not set up 503)',
       pathParams: QuoteParamSchema,
-      responses: { 200: QuoteSchema, ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: QuoteSchema, ...errorResponses(400, 401, 403, 404, 429) },
       metadata: meta('premium'),
     },
   },
@@ -245,6 +289,8 @@ export const investmentsNamedSchemas: NamedSchemas = {
   Trade: TradeSchema,
   TradePage: TradePageSchema,
   PortfolioHolding: PortfolioHoldingSchema,
+  PortfolioTotals: PortfolioTotalsSchema,
+  CurrencyTotals: CurrencyTotalsSchema,
   Portfolio: PortfolioSchema,
   Quote: QuoteSchema,
   TradeSide: TradeSideSchema,

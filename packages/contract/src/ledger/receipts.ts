@@ -23,9 +23,14 @@ export const receiptsContract = c.router(
       method: 'POST',
       path: '/api/account/ocr/receipt',
       summary: 'Recognize the text of a receipt image (503 when recognition is not configured)',
+      description:
+        'One multipart field `file`: a PNG, JPEG, GIF or WebP image of at most 10 MB (413 beyond), decoded in full ' +
+        '(400 `INVALID_IMAGE` otherwise). Each member has a daily number of recognitions (429 ' +
+        '`RECEIPT_QUOTA_EXCEEDED` with `Retry-After` until the next day) and a per-minute rate (429 `RATE_LIMITED`). ' +
+        '503 `PROVIDER_NOT_CONFIGURED` without a recognition key, `PROVIDER_UNAVAILABLE` when the provider fails.',
       contentType: 'multipart/form-data',
       body: ReceiptRequestSchema,
-      responses: { 200: ReceiptTextSchema, ...errorResponses(400, 401, 403, 413, 415) },
+      responses: { 200: ReceiptTextSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
       metadata: meta('premium'),
     },
   },

@@ -39,27 +39,34 @@ export const RecurringFieldsSchema = z.object({
     .max(31)
     .nullable()
     .optional()
-    .describe('MONTHLY and YEARLY; clamped to the last day of short months'),
-  dayOfWeek: z.number().int().min(1).max(7).nullable().optional().describe('WEEKLY; ISO 1 = Monday … 7 = Sunday'),
-  monthOfYear: z.number().int().min(1).max(12).nullable().optional().describe('YEARLY'),
+    .describe("MONTHLY and YEARLY; clamped to the last day of short months (default: the start date's day)"),
+  dayOfWeek: z
+    .number()
+    .int()
+    .min(1)
+    .max(7)
+    .nullable()
+    .optional()
+    .describe("WEEKLY; ISO 1 = Monday … 7 = Sunday (default: the start date's weekday)"),
+  monthOfYear: z
+    .number()
+    .int()
+    .min(1)
+    .max(12)
+    .nullable()
+    .optional()
+    .describe("YEARLY (default: the start date's month)"),
   startDate: DateSchema,
   endDate: DateSchema.nullable().optional().describe('Inclusive; null = no end'),
   active: z.boolean().optional().describe('Default true'),
 });
 
 type RecurringInput = Partial<z.infer<typeof RecurringFieldsSchema>>;
-/** The schedule fields the frequency needs must be present (checked when frequency is sent). */
+/**
+ * The end cannot precede the start (when both are sent; the server checks the stored values too). Schedule
+ * fields the frequency needs default from the start date, and the ones it does not use are stored as null.
+ */
 const checkSchedule = (v: RecurringInput, ctx: z.RefinementCtx): void => {
-  const need = (key: 'dayOfMonth' | 'dayOfWeek' | 'monthOfYear') => {
-    if (v[key] == null)
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: `required for ${v.frequency}` });
-  };
-  if (v.frequency === 'MONTHLY') need('dayOfMonth');
-  if (v.frequency === 'WEEKLY') need('dayOfWeek');
-  if (v.frequency === 'YEARLY') {
-    need('monthOfYear');
-    need('dayOfMonth');
-  }
   if (v.startDate && v.endDate && v.endDate < v.startDate)
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['endDate'], message: 'before startDate' });
 };
@@ -84,8 +91,12 @@ export const RecurringSchema = z.object({
   startDate: DateSchema,
   endDate: DateSchema.nullable(),
   active: z.boolean(),
-  lastRunOn: DateSchema.nullable().describe('Last occurrence an entry was posted for'),
-  nextDate: DateSchema.nullable().describe('Next occurrence to be posted; null when none is left (ended or inactive)'),
+  lastRunOn: DateSchema.nullable().describe(
+    'Occurrences up to this day are settled: posted, or skipped by a pause or a schedule change (null: none yet)',
+  ),
+  nextDate: DateSchema.nullable().describe(
+    'Next occurrence to be posted, on or after today; null when none is left (ended or inactive)',
+  ),
   createdAt: InstantSchema,
   updatedAt: InstantSchema,
 });

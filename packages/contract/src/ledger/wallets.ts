@@ -43,27 +43,47 @@ export type LoanMethod = z.infer<typeof LoanMethodSchema>;
 export const LoanRateSchema = decimalString(3, 4);
 export const LOAN_MONTHS_MAX = 600;
 
+/**
+ * How many wallets of each type a FREE member may hold (PREMIUM and ADMIN: no limit). One map, so bonus
+ * slots (the spec plans up to 5) change it in one place.
+ */
+export const FREE_WALLET_LIMITS: Readonly<Record<WalletType, number>> = Object.fromEntries(
+  walletTypes.map((type) => [type, 3]),
+) as Record<WalletType, number>;
+
+/** No `:` (the encrypted form's separator) and nothing a bank or card number does not use. */
+const ACCOUNT_NUMBER_PATTERN = /^[0-9A-Za-z ./-]*$/;
+
 export const WalletFieldsSchema = z.object({
   name: text().trim().min(1).max(WALLET_NAME_MAX).describe('Unique per member'),
   type: WalletTypeSchema,
-  accountNumber: text().trim().max(50).nullable().optional().describe('Stored encrypted'),
-  cardCompany: z
-    .string()
+  accountNumber: text()
     .trim()
-    .max(30)
+    .max(50)
+    .regex(ACCOUNT_NUMBER_PATTERN, 'letters, digits, spaces and . - / only')
     .nullable()
     .optional()
-    .describe('Card issuer, matched against card notifications'),
+    .describe('Stored encrypted; empty clears it'),
+  cardCompany: text().trim().max(30).nullable().optional().describe('Card issuer, matched against card notifications'),
   openingBalance: MoneySchema.optional().describe(
     'The balance to start from (default 0); confirmed entries on the wallet are added to it. May be negative.',
   ),
-  loanAmount: NonNegativeMoneySchema.nullable().optional().describe('Executed loan amount'),
+  loanAmount: NonNegativeMoneySchema.nullable()
+    .optional()
+    .describe(
+      'Executed loan amount. Loan terms (amount, method, months, start; rate optional, null = 0 %) are for LOAN wallets and come all together; a LOAN wallet with terms is valued by its amortization schedule',
+    ),
   loanRate: LoanRateSchema.nullable().optional().describe('Annual interest, percent'),
   loanMethod: LoanMethodSchema.nullable().optional(),
   loanMonths: z.number().int().min(1).max(LOAN_MONTHS_MAX).nullable().optional(),
   loanStart: DateSchema.nullable().optional(),
-  manualValuation: z.boolean().optional().describe('Value entered by hand (e.g. a pension); default false'),
-  currentValue: MoneySchema.nullable().optional().describe('Manual valuation'),
+  manualValuation: z
+    .boolean()
+    .optional()
+    .describe('Value entered by hand (e.g. a pension); default false. The wallet then counts at currentValue'),
+  currentValue: MoneySchema.nullable()
+    .optional()
+    .describe('Manual valuation (null = 0); each day keeps its last value for the net-worth trend'),
 });
 export const CreateWalletRequestSchema = WalletFieldsSchema;
 export type CreateWalletRequest = z.infer<typeof CreateWalletRequestSchema>;
@@ -97,10 +117,15 @@ export type WalletList = z.infer<typeof WalletListSchema>;
 // Net worth
 // ---------------------------------------------------------------------------
 
+/**
+ * A wallet's value: a manual-valuation wallet counts at its `currentValue`; a LOAN wallet with loan terms at
+ * minus the principal its schedule still owes; any other wallet at its `balance` (MINUS and CARD wallets may
+ * be negative). Positive values are assets, negative ones liabilities.
+ */
 export const NetWorthSchema = z.object({
-  asOf: DateSchema,
-  assets: NonNegativeMoneySchema,
-  liabilities: NonNegativeMoneySchema,
+  asOf: DateSchema.describe("Today in the service's time zone"),
+  assets: NonNegativeMoneySchema.describe('Sum of the wallets of positive value'),
+  liabilities: NonNegativeMoneySchema.describe('Sum of the wallets of negative value, as a positive amount'),
   netWorth: MoneySchema.describe('assets − liabilities'),
   byType: z.array(z.object({ type: WalletTypeSchema, amount: MoneySchema })).describe('Value per wallet type'),
 });
@@ -122,7 +147,11 @@ export const NetWorthPointSchema = z.object({
 export type NetWorthPoint = z.infer<typeof NetWorthPointSchema>;
 export const NetWorthTrendSchema = z.object({
   unit: z.enum(['WEEK', 'MONTH']),
-  points: z.array(NetWorthPointSchema).describe('Oldest first; the last point is the current period'),
+  points: z
+    .array(NetWorthPointSchema)
+    .describe(
+      "Oldest first; each point is the value at the end of its period (today for the current one): entries up to that day, the last manual value recorded by then, loans by their schedule; a wallet's opening balance counts from the day it was created",
+    ),
 });
 export type NetWorthTrend = z.infer<typeof NetWorthTrendSchema>;
 

@@ -19,6 +19,12 @@ import {
 import { createdAt, ledgerType, updatedAt } from './_common';
 import { member } from './members';
 
+/*
+ * Scale-out rule (decision L5): every member-owned table carries `member_id`, join tables included, and
+ * its keys and indexes lead with it; no query joins two members' rows. The ledger can then be distributed
+ * by member (e.g. Citus, co-located on `member_id`) without a rewrite.
+ */
+
 /** Money: whole local-currency units, `bigint` read as a JS number. */
 const money = (name: string) => bigint(name, { mode: 'number' });
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
 import { createdAt, instant } from './_common';
 import { member } from './members';
@@ -18,10 +19,13 @@ export const ledgerChange = pgTable(
     entityId: integer('entity_id').notNull(),
     seq: bigint('seq', { mode: 'number' }).notNull(),
     deleted: boolean('deleted').notNull(),
+    /** When this change was logged: tombstones older than the retention are pruned (sync-tombstone clean-up). */
+    changedAt: instant('changed_at').notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ name: 'ledger_change_pk', columns: [t.memberId, t.entity, t.entityId] }),
     index('ledger_change_member_seq_idx').on(t.memberId, t.seq),
+    index('ledger_change_tombstone_changed_idx').on(t.changedAt).where(sql`${t.deleted}`),
   ],
 );
 
@@ -34,6 +38,8 @@ export const memberChangeCounter = pgTable('member_change_counter', {
     .primaryKey()
     .references(() => member.id, { onDelete: 'cascade' }),
   seq: bigint('seq', { mode: 'number' }).notNull(),
+  /** Tombstones up to this number have been pruned: a sync cursor below it must start over (RESYNC_REQUIRED). */
+  prunedSeq: bigint('pruned_seq', { mode: 'number' }).notNull().default(0),
 });
 
 /**

@@ -6,13 +6,23 @@ import type {
 } from '@nestegg/contract';
 import { type Database, type DbOrTx, defaultCategory } from '@nestegg/db';
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
+import { NotFoundError } from '../../lib/errors.js';
+import {
+  assertNotOwnParent,
+  assertPlacementAllowed,
+  assertValidParent,
+  assertWholeSiblingGroup,
+  categoryHasChildren,
+  groupOf,
+  mapCategoryWriteErrors,
+  placementAfter,
+} from '../categories/category-tree.js';
+import { idsWithOrdinality } from '../categories/sort-order.js';
 
 /**
- * Default categories (shared by all members), two levels: a sub-category sits under a top-level
- * category of the same type. Siblings are the categories of one `(type, parentId)`: names are unique
- * and `sortOrder` orders them.
+ * Default categories (shared by all members), under the two-level rules of member categories
+ * (`categories/category-tree.ts`). Siblings are the categories of one `(type, parentId)`, ordered by
+ * `sortOrder`; a name is unique per type across both levels.
  */
 
 const columns = {
@@ -34,28 +44,6 @@ const siblingsOf = (type: CategoryType, parentId: number | null): SQL =>
 /** `max(sort_order) + 1` among the siblings, evaluated by the statement that writes it. */
 const nextSortOrder = (type: CategoryType, parentId: number | null): SQL =>
   sql`(select coalesce(max(${defaultCategory.sortOrder}) + 1, 0) from ${defaultCategory} where ${siblingsOf(type, parentId)})`;
-
-const duplicateName = () =>
-  new ConflictError('DUPLICATE_CATEGORY_NAME', 'A category of this type already has this name.');
-const hasChildren = () =>
-  new ConflictError('CATEGORY_HAS_CHILDREN', 'This category has sub-categories: move or delete them first.');
-const tooDeep = () =>
-  new BadRequestError('CATEGORY_TOO_DEEP', 'A sub-category can only sit under a top-level category.');
-const typeMismatch = () =>
-  new BadRequestError('CATEGORY_TYPE_MISMATCH', 'A sub-category must have the type of its parent.');
-
-/** Unique violations (a name its type already has, at either level) → 409; a parent deleted meanwhile → 404. */
-async function mapWriteErrors<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    const code = pgErrorCode(error);
-    if (code === UNIQUE_VIOLATION) throw duplicateName();
-    if (code === FOREIGN_KEY_VIOLATION) throw new NotFoundError('parent category');
-    throw error;
-  }
-}
 
 /** All default categories: top level first, then by parent, type and order. */
 async function listDefaultCategories(db: DbOrTx): Promise<Row[]> {
@@ -81,14 +69,13 @@ async function lockParent(tx: DbOrTx, parentId: number, type: CategoryType): Pro
     .where(eq(defaultCategory.id, parentId))
     .for('update');
   if (!parent) throw new NotFoundError('parent category');
-  if (parent.parentId !== null) throw tooDeep();
-  if (parent.type !== type) throw typeMismatch();
+  assertValidParent({ ...parent, id: parentId }, { type });
 }
 
 /** Creates a category, last among its siblings. */
 async function createDefaultCategory(db: Database, input: CreateDefaultCategoryRequest): Promise<Row> {
   const parentId = input.parentId ?? null;
-  return mapWriteErrors(() =>
+  return mapCategoryWriteErrors(() =>
     db.transaction(async (tx) => {
       if (parentId !== null) await lockParent(tx, parentId, input.type);
       const [row] = await tx
@@ -106,10 +93,10 @@ async function createDefaultCategory(db: Database, input: CreateDefaultCategoryR
  * a sub-category; when its type changes, its children follow. A moved category goes last in its new place.
  */
 async function updateDefaultCategory(db: Database, id: number, input: UpdateDefaultCategoryRequest): Promise<Row> {
-  return mapWriteErrors(() =>
+  assertNotOwnParent(id, input);
+  return mapCategoryWriteErrors(() =>
     db.transaction(async (tx) => {
       const targetParentId = input.parentId;
-      if (targetParentId === id) throw new BadRequestError('INVALID_PARENT', 'A category cannot sit under itself.');
       // Lock the category and the new parent together, in id order, so crossing moves cannot deadlock.
       const lockIds = targetParentId ? [id, targetParentId] : [id];
       const locked = await tx
@@ -121,19 +108,13 @@ async function updateDefaultCategory(db: Database, id: number, input: UpdateDefa
       const current = locked.find((row) => row.id === id);
       if (!current) throw new NotFoundError('category');
 
-      const parentId = targetParentId === undefined ? current.parentId : targetParentId;
-      const type = input.type ?? current.type;
-      const name = input.name ?? current.name;
-
-      if (parentId !== null) {
-        const parent = locked.find((row) => row.id === parentId) ?? (await lockedParent(tx, parentId));
-        if (parent.parentId !== null) throw tooDeep();
-        if (parent.type !== type) throw typeMismatch();
-      }
+      const placement = placementAfter(current, input);
+      const { name, type, parentId, moved } = placement;
+      const parent =
+        parentId === null ? null : (locked.find((row) => row.id === parentId) ?? (await lockedParent(tx, parentId)));
       const children = current.parentId === null ? await childCount(tx, id) : 0;
-      if (parentId !== null && children > 0) throw hasChildren();
+      assertPlacementAllowed(current, placement, parent, children);
 
-      const moved = parentId !== current.parentId || type !== current.type;
       const [row] = await tx
         .update(defaultCategory)
         .set({ name, type, parentId, ...(moved ? { sortOrder: nextSortOrder(type, parentId) } : {}) })
@@ -167,13 +148,10 @@ async function childCount(tx: DbOrTx, id: number): Promise<number> {
  * children, also against a child added concurrently.
  */
 async function deleteDefaultCategory(db: DbOrTx, id: number): Promise<void> {
-  let deleted: { id: number }[];
-  try {
-    deleted = await db.delete(defaultCategory).where(eq(defaultCategory.id, id)).returning({ id: defaultCategory.id });
-  } catch (error) {
-    if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw hasChildren();
-    throw error;
-  }
+  const deleted = await mapCategoryWriteErrors(
+    () => db.delete(defaultCategory).where(eq(defaultCategory.id, id)).returning({ id: defaultCategory.id }),
+    categoryHasChildren,
+  );
   if (deleted.length === 0) throw new NotFoundError('category');
 }
 
@@ -187,28 +165,24 @@ async function reorderDefaultCategories(db: Database, ids: number[]): Promise<vo
       .select({ id: defaultCategory.id, type: defaultCategory.type, parentId: defaultCategory.parentId })
       .from(defaultCategory)
       .where(inArray(defaultCategory.id, ids));
-    if (rows.length !== ids.length) throw new NotFoundError('category');
-    const [first] = rows;
-    if (!rows.every((row) => row.type === first!.type && row.parentId === first!.parentId)) {
-      throw new BadRequestError('INVALID_REORDER', 'The ids must all be siblings (same parent and type).');
-    }
-    const siblings = await tx
-      .select({ id: defaultCategory.id })
-      .from(defaultCategory)
-      .where(siblingsOf(first!.type, first!.parentId))
-      .orderBy(asc(defaultCategory.id))
-      .for('update');
-    const wanted = new Set(ids);
-    if (siblings.length !== ids.length || !siblings.every((row) => wanted.has(row.id))) {
-      throw new BadRequestError('INVALID_REORDER', 'The ids must list every sibling exactly once.');
-    }
-    const idArray = sql`array[${sql.join(
-      ids.map((value) => sql`${value}`),
-      sql`, `,
-    )}]::int[]`;
+    const group = groupOf(rows);
+    const siblings = group
+      ? await tx
+          .select({ id: defaultCategory.id })
+          .from(defaultCategory)
+          .where(siblingsOf(group.type, group.parentId))
+          .orderBy(asc(defaultCategory.id))
+          .for('update')
+      : [];
+    assertWholeSiblingGroup(
+      ids,
+      rows,
+      siblings.map((row) => row.id),
+      () => new NotFoundError('category'),
+    );
     await tx.execute(sql`
       update ${defaultCategory} set sort_order = o.ord - 1, updated_at = now()
-      from unnest(${idArray}) with ordinality as o(id, ord)
+      from ${idsWithOrdinality(ids)}
       where ${defaultCategory.id} = o.id`);
   });
 }

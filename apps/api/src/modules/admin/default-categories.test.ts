@@ -127,6 +127,19 @@ describe('create and list', () => {
     expect(elsewhere.statusCode).toBe(409);
   });
 
+  it('two creates of one name at once: one 201, the others 409 DUPLICATE_CATEGORY_NAME', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => request('POST', base, { name: 'Food', type: 'EXPENSE' })),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 409, 409, 409]);
+    expect(answers.filter((answer) => answer.statusCode === 409).map((answer) => answer.json().code)).toEqual([
+      'DUPLICATE_CATEGORY_NAME',
+      'DUPLICATE_CATEGORY_NAME',
+      'DUPLICATE_CATEGORY_NAME',
+    ]);
+    expect(await rows()).toHaveLength(1);
+  });
+
   it('refuses a sub-category under a sub-category with 400 CATEGORY_TOO_DEEP', async () => {
     const food = await create('Food');
     const lunch = await create('Lunch', 'EXPENSE', food.id);

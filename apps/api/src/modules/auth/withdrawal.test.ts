@@ -64,7 +64,7 @@ async function seedEverything(app: FastifyInstance, memberId: number, otherId: n
   const [holding] = await db.insert(investmentHolding).values({ memberId, name: 'Index fund' }).returning();
   await db
     .insert(investmentTrade)
-    .values({ memberId, holdingId: holding!.id, side: 'BUY', quantity: '1.5', price: 10000, tradedAt: '2026-11-02' });
+    .values({ memberId, holdingId: holding!.id, side: 'BUY', quantity: '1.5', price: '10000', tradedAt: '2026-11-02' });
 
   const [ownPost] = await db
     .insert(post)

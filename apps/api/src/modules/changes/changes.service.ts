@@ -1,6 +1,174 @@
-import type { Database } from '@nestegg/db';
+import type { Changes, SyncEntity } from '@nestegg/contract';
+import {
+  type Account,
+  type AccountEntry,
+  account,
+  accountEntry,
+  type Budget,
+  type BudgetIncome,
+  type BudgetOnetime,
+  budget,
+  budgetIncome,
+  budgetOnetime,
+  type Category,
+  category,
+  type Database,
+  type QuickEntry,
+  quickEntry,
+  type Recurring,
+  recurring,
+  type Tag,
+  tag,
+} from '@nestegg/db';
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { ConflictError } from '../../lib/errors.js';
+import { jsonObjectOf, rowFromJson } from '../../lib/json-rows.js';
 
-/** Delta sync (placeholder until implemented). */
+type Changed = Changes['changed'];
+
+/** An entry row with its tag names, as the entry view renders it. */
+export interface EntryWithTags {
+  row: AccountEntry;
+  tags: string[];
+}
+
+/** Each domain's own response view, wired in the composition root (the feed renders records as their routes do). */
+export interface SyncRenderers {
+  entries(rows: EntryWithTags[]): Changed['entries'];
+  wallets(rows: Account[]): Changed['wallets'];
+  categories(rows: Category[]): Changed['categories'];
+  tags(rows: Tag[]): Changed['tags'];
+  recurrings(rows: Recurring[]): Changed['recurrings'];
+  quickEntries(rows: QuickEntry[]): Changed['quickEntries'];
+  budgets(rows: Budget[]): Changed['budgets'];
+  onetimeBudgets(rows: BudgetOnetime[]): Changed['onetimeBudgets'];
+  budgetIncomes(rows: BudgetIncome[]): Changed['budgetIncomes'];
+}
+
+export interface ChangesDeps {
+  db: Database;
+  render: SyncRenderers;
+}
+
+export interface ChangesRequest {
+  memberId: number;
+  /** The `cursor` of the previous sync; undefined for everything. */
+  since?: string;
+  limit: number;
+}
+
+/** The synced tables other than entries (which carry their tags), by the key of `changed` and their entity name. */
+const RECORD_TABLES = {
+  wallets: { entity: 'wallet', table: account },
+  categories: { entity: 'category', table: category },
+  tags: { entity: 'tag', table: tag },
+  recurrings: { entity: 'recurring', table: recurring },
+  quickEntries: { entity: 'quick_entry', table: quickEntry },
+  budgets: { entity: 'budget', table: budget },
+  onetimeBudgets: { entity: 'budget_onetime', table: budgetOnetime },
+  budgetIncomes: { entity: 'budget_income', table: budgetIncome },
+} as const satisfies Record<string, { entity: SyncEntity; table: PgTable }>;
+type RecordKey = keyof typeof RECORD_TABLES;
+
+interface FeedRow extends Record<string, unknown> {
+  counter: { seq: number; prunedSeq: number } | null;
+  fetched: number;
+  /** bigint: postgres.js hands it over as a string. */
+  last_seq: string | null;
+  deleted: { entity: SyncEntity; id: number }[];
+  entries: { row: Record<string, unknown>; tags: string[] }[];
+}
+
+/**
+ * Delta sync (decision L3): the member's changes after a cursor, in commit order, each record once with its
+ * latest state, deletions as tombstones. One statement reads the page and every changed record, so the feed
+ * is consistent (one snapshot) and costs the same whatever the page holds.
+ */
 export class ChangesService {
-  constructor(readonly deps: { db: Database }) {}
+  constructor(private readonly deps: ChangesDeps) {}
+
+  async since(request: ChangesRequest): Promise<Changes> {
+    const since = request.since === undefined ? null : decodeCursor(request.since, ['number'] as const)[0];
+    const feed = await this.readFeed(request.memberId, since, request.limit);
+    const current = feed.counter?.seq ?? 0;
+    if (since !== null && (since > current || since < (feed.counter?.prunedSeq ?? 0))) throw resyncRequired();
+    const hasMore = feed.fetched > request.limit;
+    return {
+      cursor: encodeCursor([hasMore ? Number(feed.last_seq) : Math.max(current, since ?? 0)]),
+      hasMore,
+      changed: this.render(feed),
+      deleted: feed.deleted,
+    };
+  }
+
+  private async readFeed(memberId: number, since: number | null, limit: number): Promise<FeedRow> {
+    // A first sync needs no tombstones: the client has nothing to delete.
+    const tombstones = since === null ? sql`and not deleted` : sql``;
+    const recordColumns = Object.entries(RECORD_TABLES).map(
+      ([key, { entity, table }]) => sql`${changedRecords(memberId, entity, table)} as ${sql.identifier(key)}`,
+    );
+    const rows = await this.deps.db.execute<FeedRow>(sql`
+      with changes as (
+        select entity, entity_id, seq, deleted from ledger_change
+        where member_id = ${memberId} and seq > ${since ?? 0} ${tombstones}
+        order by seq limit ${limit + 1}
+      ), page as (
+        select * from changes order by seq limit ${limit}
+      )
+      select
+        (select json_build_object('seq', seq, 'prunedSeq', pruned_seq) from member_change_counter
+          where member_id = ${memberId}) as counter,
+        (select count(*)::int from changes) as fetched,
+        (select max(seq) from page) as last_seq,
+        (select coalesce(json_agg(json_build_object('entity', entity, 'id', entity_id) order by seq), '[]')
+          from page where deleted) as deleted,
+        ${changedEntries(memberId)} as entries,
+        ${sql.join(recordColumns, sql`, `)}`);
+    return rows[0] as FeedRow;
+  }
+
+  private render(feed: FeedRow): Changed {
+    const { render } = this.deps;
+    const records = <K extends RecordKey>(key: K) =>
+      ((feed[key] as Record<string, unknown>[]) ?? []).map((json) => rowFromJson(RECORD_TABLES[key].table, json));
+    return {
+      entries: render.entries(
+        feed.entries.map(({ row, tags }) => ({ row: rowFromJson(accountEntry, row) as AccountEntry, tags })),
+      ),
+      wallets: render.wallets(records('wallets') as Account[]),
+      categories: render.categories(records('categories') as Category[]),
+      tags: render.tags(records('tags') as Tag[]),
+      recurrings: render.recurrings(records('recurrings') as Recurring[]),
+      quickEntries: render.quickEntries(records('quickEntries') as QuickEntry[]),
+      budgets: render.budgets(records('budgets') as Budget[]),
+      onetimeBudgets: render.onetimeBudgets(records('onetimeBudgets') as BudgetOnetime[]),
+      budgetIncomes: render.budgetIncomes(records('budgetIncomes') as BudgetIncome[]),
+    };
+  }
+}
+
+/** The page's live records of one table, as a JSON array (the member's rows only). */
+function changedRecords(memberId: number, entity: SyncEntity, table: PgTable): SQL {
+  return sql`(select coalesce(json_agg(${jsonObjectOf(table, 'r')} order by p.seq), '[]')
+    from page p join ${table} as r on r.member_id = ${memberId} and r.id = p.entity_id
+    where p.entity = ${entity} and not p.deleted)`;
+}
+
+/** The page's live entries with their tag names in the member's tag order. */
+function changedEntries(memberId: number): SQL {
+  return sql`(select coalesce(json_agg(json_build_object('row', ${jsonObjectOf(accountEntry, 'r')}, 'tags',
+      (select coalesce(array_agg(t.name order by t.sort_order, t.id), '{}') from entry_tag et
+        join tag t on t.member_id = et.member_id and t.id = et.tag_id
+        where et.member_id = r.member_id and et.entry_id = r.id)) order by p.seq), '[]')
+    from page p join account_entry as r on r.member_id = ${memberId} and r.id = p.entity_id
+    where p.entity = 'entry' and not p.deleted)`;
+}
+
+function resyncRequired() {
+  return new ConflictError(
+    'RESYNC_REQUIRED',
+    'The cursor is older than the changes kept (or from another ledger): sync again without `since`.',
+  );
 }

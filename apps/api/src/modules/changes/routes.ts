@@ -1,4 +1,15 @@
+import { contract } from '@nestegg/contract';
 import type { FastifyInstance } from 'fastify';
+import { registerContractRouter } from '../../lib/contract-router.js';
+import { sessionOf } from '../../lib/session.js';
 
-/** Delta sync (`/api/account/changes`) (placeholder: the issue 9 work replaces it; until then these routes answer 404). */
-export default async function changesModule(_app: FastifyInstance): Promise<void> {}
+/** Delta sync (`GET /api/account/changes`): what changed in the caller's ledger since a cursor. */
+export default async function changesModule(app: FastifyInstance): Promise<void> {
+  const { changes } = app.services;
+  registerContractRouter(app, contract.ledger.changes, {
+    list: async ({ query, request }) => ({
+      status: 200,
+      body: await changes.since({ memberId: sessionOf(request).memberId, since: query.since, limit: query.limit }),
+    }),
+  });
+}

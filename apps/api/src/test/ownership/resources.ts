@@ -3,8 +3,10 @@
  * Admins act on any member by design (their guard is what protects those routes).
  */
 import '../../modules/auth/test-support.js';
+import '../../modules/budgets/test-support.js';
 import '../../modules/categories/test-support.js';
 import '../../modules/entries/test-support.js';
+import '../../modules/investments/test-support.js';
 import '../../modules/quick-entries/test-support.js';
 import '../../modules/recurrings/test-support.js';
 import '../../modules/tags/test-support.js';

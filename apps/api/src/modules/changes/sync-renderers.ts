@@ -1,0 +1,35 @@
+import { localDate } from '@nestegg/domain';
+import type { Clock } from '../../infrastructure.js';
+import { toBudgetIncomeRecord, toBudgetRecord, toOnetimeBudgetRecord } from '../budgets/budget.view.js';
+import { toEntryResponse } from '../entries/entry.view.js';
+import { toQuickEntryResponse } from '../quick-entries/quick-entry.view.js';
+import { toRecurring } from '../recurrings/recurrings.service.js';
+import type { AccountNumberCipher } from '../wallets/account-numbers.js';
+import { toWallet } from '../wallets/wallet.view.js';
+import type { SyncRenderers } from './changes.service.js';
+
+export interface SyncRendererDeps {
+  accountNumbers: AccountNumberCipher;
+  clock: Clock;
+  /** `APP_TIMEZONE`: the day a recurring's `nextDate` is counted from. */
+  timeZone: string;
+}
+
+/** Each domain's own view, so the delta-sync feed sends records exactly as their routes do. */
+export function syncRenderers({ accountNumbers, clock, timeZone }: SyncRendererDeps): SyncRenderers {
+  return {
+    entries: (rows) => rows.map(({ row, tags }) => toEntryResponse(row, tags)),
+    wallets: (rows) => rows.map((row) => toWallet(row, accountNumbers)),
+    categories: (rows) =>
+      rows.map(({ id, name, type, parentId, sortOrder }) => ({ id, name, type, parentId, sortOrder })),
+    tags: (rows) => rows.map(({ id, name, sortOrder }) => ({ id, name, sortOrder })),
+    recurrings: (rows) => {
+      const today = localDate(clock.now(), timeZone);
+      return rows.map((row) => toRecurring(row, today));
+    },
+    quickEntries: (rows) => rows.map(toQuickEntryResponse),
+    budgets: (rows) => rows.map(toBudgetRecord),
+    onetimeBudgets: (rows) => rows.map(toOnetimeBudgetRecord),
+    budgetIncomes: (rows) => rows.map(toBudgetIncomeRecord),
+  };
+}

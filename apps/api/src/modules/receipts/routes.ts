@@ -1,0 +1,31 @@
+import { contract, RECEIPT_MAX_BYTES } from '@nestegg/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { registerContractRouter } from '../../lib/contract-router.js';
+import { sessionOf } from '../../lib/session.js';
+import { readSingleFile, uploadedBytes } from '../../plugins/multipart.js';
+
+/** Receipt text recognition (`POST /api/account/ocr/receipt`); premium (the contract's metadata guards it). */
+export default async function receiptsModule(app: FastifyInstance): Promise<void> {
+  const { receipts } = app.services;
+  registerContractRouter(app, contract.ledger.receipts, {
+    recognize: {
+      hooks: {
+        // After the guard (an app-level hook), so the limit is per member and FREE members never count.
+        onRequest: app.rateLimit({
+          max: app.env.OCR_RATE_LIMIT_PER_MINUTE,
+          timeWindow: '1 minute',
+          keyGenerator: (request) => `receipt:${request.session?.memberId ?? request.ip}`,
+        }),
+        // The contract's body check then sees the file; nothing is read when recognition is not set up.
+        preValidation: async (request: FastifyRequest) => {
+          receipts.assertAvailable();
+          request.body = { file: await readSingleFile(request, { field: 'file', maxBytes: RECEIPT_MAX_BYTES }) };
+        },
+      },
+      handler: async ({ body, request }) => ({
+        status: 200,
+        body: { text: await receipts.recognize(sessionOf(request).memberId, uploadedBytes(body.file)) },
+      }),
+    },
+  });
+}

@@ -1,0 +1,60 @@
+import { FREE_WALLET_LIMITS, type WalletType } from '@nestegg/contract';
+import { account, type DbOrTx } from '@nestegg/db';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { BadRequestError, type FieldIssue, ValidationFailedError } from '../../lib/errors.js';
+import type { LoanColumns } from './net-worth.js';
+
+/** Advisory lock namespace ("WALL") of a member's wallet set: creates, limited type changes and reorders. */
+const WALLET_SET_LOCK = 0x57414c4c;
+
+/**
+ * Serialises the writes that count or order a member's wallets, until the transaction ends: two creates
+ * at once cannot both pass the limit or take the same `sortOrder`.
+ */
+export async function lockWalletSet(tx: DbOrTx, memberId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${WALLET_SET_LOCK}, ${memberId})`);
+}
+
+/** FREE per-type limit; call with the wallet set locked. `exceptId`: the wallet changing its type. */
+export async function assertUnderWalletLimit(
+  tx: DbOrTx,
+  memberId: number,
+  type: WalletType,
+  exceptId?: number,
+): Promise<void> {
+  const limit = FREE_WALLET_LIMITS[type];
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(account)
+    .where(
+      and(eq(account.memberId, memberId), eq(account.type, type), exceptId ? ne(account.id, exceptId) : undefined),
+    );
+  if ((row?.n ?? 0) >= limit) {
+    throw new BadRequestError(
+      'WALLET_LIMIT',
+      `A FREE membership holds at most ${limit} ${type} wallets. Upgrade to PREMIUM for more.`,
+    );
+  }
+}
+
+const loanFields = ['loanAmount', 'loanRate', 'loanMethod', 'loanMonths', 'loanStart'] as const;
+const requiredLoanFields = ['loanAmount', 'loanMethod', 'loanMonths', 'loanStart'] as const;
+
+/**
+ * Loan terms belong to LOAN wallets and come together (the rate may stay empty: 0 %), so a wallet is
+ * either valued by its schedule or by its balance, never by half a schedule. Checked on the wallet as it
+ * will be stored (an update merges into the stored row).
+ */
+export function assertLoanTerms(wallet: LoanColumns): void {
+  const given = loanFields.filter((field) => wallet[field] !== null);
+  if (given.length === 0) return;
+  let issues: FieldIssue[];
+  if (wallet.type !== 'LOAN') {
+    issues = given.map((field) => ({ path: `body.${field}`, message: 'loan terms are for LOAN wallets only' }));
+  } else {
+    issues = requiredLoanFields
+      .filter((field) => wallet[field] === null)
+      .map((field) => ({ path: `body.${field}`, message: 'required together with the other loan terms' }));
+  }
+  if (issues.length > 0) throw new ValidationFailedError(issues);
+}

@@ -1,0 +1,70 @@
+import type { Wallet } from '@nestegg/contract';
+import { account } from '@nestegg/db';
+import type { AccountNumberCipher } from './account-numbers.js';
+
+/** The wallet columns every read selects (the delta sync reads the same ones). */
+export const walletColumns = {
+  id: account.id,
+  name: account.name,
+  type: account.type,
+  accountNumber: account.accountNumber,
+  cardCompany: account.cardCompany,
+  openingBalance: account.openingBalance,
+  balance: account.balance,
+  sortOrder: account.sortOrder,
+  loanAmount: account.loanAmount,
+  loanRate: account.loanRate,
+  loanMethod: account.loanMethod,
+  loanMonths: account.loanMonths,
+  loanStart: account.loanStart,
+  manualValuation: account.manualValuation,
+  currentValue: account.currentValue,
+  createdAt: account.createdAt,
+  updatedAt: account.updatedAt,
+};
+
+export interface WalletRow {
+  id: number;
+  name: string;
+  type: Wallet['type'];
+  accountNumber: string | null;
+  cardCompany: string | null;
+  openingBalance: number;
+  balance: number;
+  sortOrder: number;
+  loanAmount: number | null;
+  loanRate: string | null;
+  loanMethod: Wallet['loanMethod'];
+  loanMonths: number | null;
+  loanStart: string | null;
+  manualValuation: boolean;
+  currentValue: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * The response shape of a stored wallet (a `WalletRow` or a whole `account` row, as the delta sync reads
+ * it), the account number decrypted.
+ */
+export function toWallet(row: WalletRow, accountNumbers: AccountNumberCipher): Wallet {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    accountNumber: accountNumbers.decrypt(row.accountNumber),
+    cardCompany: row.cardCompany,
+    openingBalance: row.openingBalance,
+    balance: row.balance,
+    sortOrder: row.sortOrder,
+    loanAmount: row.loanAmount,
+    loanRate: row.loanRate,
+    loanMethod: row.loanMethod,
+    loanMonths: row.loanMonths,
+    loanStart: row.loanStart,
+    manualValuation: row.manualValuation,
+    currentValue: row.currentValue,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

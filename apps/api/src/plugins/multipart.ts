@@ -1,0 +1,104 @@
+import multipart from '@fastify/multipart';
+import type { AppRoute } from '@ts-rest/core';
+import type { FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError, BadRequestError, ValidationFailedError } from '../lib/errors.js';
+
+/**
+ * File uploads (`multipart/form-data`, decision C8): @fastify/multipart registered once for the app. A
+ * route that declares `contentType: 'multipart/form-data'` in the contract reads its file with
+ * `readSingleFile` (typically in a `preValidation` hook, so the contract's body check sees it); every
+ * other route refuses a multipart body with 415 instead of reading it as an empty body.
+ */
+
+/** Bounds of every multipart body: one file, a few small text fields, nothing more. */
+const LIMITS = { files: 1, fields: 10, fieldSize: 1024, fieldNameSize: 100, parts: 12, headerPairs: 100 };
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super(413, 'PAYLOAD_TOO_LARGE', message);
+  }
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message: string) {
+    super(415, 'UNSUPPORTED_MEDIA_TYPE', message);
+  }
+}
+
+export interface SingleFileOptions {
+  /** The form field that carries the file. */
+  field: string;
+  /** Largest file, in bytes: the stream is cut there, so no more than this is ever held in memory. */
+  maxBytes: number;
+}
+
+const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+
+/** Busboy's limit and parse errors as problems: too much → 413, anything else malformed → 400. */
+function asClientError(error: unknown, maxBytes: number): unknown {
+  if (error instanceof AppError) return error;
+  const failed = error as { code?: string; statusCode?: number };
+  if (failed.code === 'FST_REQ_FILE_TOO_LARGE')
+    return new PayloadTooLargeError(`The file must be at most ${megabytes(maxBytes)}.`);
+  if (failed.statusCode === 413) return new PayloadTooLargeError('Send one file and at most a few small text fields.');
+  const malformed = new BadRequestError('BAD_REQUEST', 'The multipart body is malformed.');
+  malformed.cause = error;
+  return malformed;
+}
+
+function missingFile(field: string): ValidationFailedError {
+  return new ValidationFailedError([{ path: `body.${field}`, message: 'a file is required' }]);
+}
+
+/**
+ * The bytes of the one file of a multipart request, read as it streams in and never past `maxBytes`
+ * (413 beyond). Not multipart → 415; no file in `field` → 400 `VALIDATION_FAILED`.
+ */
+export async function readSingleFile(request: FastifyRequest, options: SingleFileOptions): Promise<Buffer> {
+  if (!request.isMultipart()) throw new UnsupportedMediaTypeError('Send the file as multipart/form-data.');
+  const limits = { ...LIMITS, fileSize: options.maxBytes };
+  try {
+    const part = await request.file({ limits, throwFileSizeLimit: true });
+    if (part && part.fieldname !== options.field) part.file.resume(); // drained, so the connection stays usable
+    if (!part || part.fieldname !== options.field) throw missingFile(options.field);
+    return await part.toBuffer();
+  } catch (error) {
+    throw asClientError(error, options.maxBytes);
+  }
+}
+
+/** What `readSingleFile` put in the body; anything else means the body did not come from it. */
+export function uploadedBytes(value: unknown, field = 'file'): Buffer {
+  if (!Buffer.isBuffer(value)) throw missingFile(field);
+  return value;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function takesMultipart(route: RouteOptions): boolean {
+  const contract = (route.config as { tsRestRoute?: AppRoute } | undefined)?.tsRestRoute;
+  return contract !== undefined && 'contentType' in contract && contract.contentType === 'multipart/form-data';
+}
+
+function takesBody(route: RouteOptions): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return methods.some((method) => BODY_METHODS.has(method));
+}
+
+function refuseMultipart(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
+  if (request.isMultipart()) done(new UnsupportedMediaTypeError('This operation takes a JSON body.'));
+  else done();
+}
+
+export default fp(
+  async (app) => {
+    await app.register(multipart, { limits: LIMITS, throwFileSizeLimit: true });
+    app.addHook('onRoute', (route) => {
+      if (!takesBody(route) || takesMultipart(route)) return;
+      const existing = route.preValidation;
+      route.preValidation = [...(existing ? [existing].flat() : []), refuseMultipart] as RouteOptions['preValidation'];
+    });
+  },
+  { name: 'multipart' },
+);
