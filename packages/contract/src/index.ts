@@ -9,7 +9,7 @@
 import { adminContract, adminNamedSchemas } from './admin.js';
 import { authContract, authNamedSchemas } from './auth.js';
 import { billingContract, billingNamedSchemas } from './billing.js';
-import { boardContract, boardNamedSchemas } from './board.js';
+import { boardContract, boardNamedSchemas } from './board/index.js';
 import { commonNamedSchemas } from './common.js';
 import { ledgerContract, ledgerNamedSchemas } from './ledger/index.js';
 import { combineNamedSchemas, type NamedSchemas } from './schema-names.js';
@@ -17,7 +17,7 @@ import { combineNamedSchemas, type NamedSchemas } from './schema-names.js';
 export * from './admin.js';
 export * from './auth.js';
 export * from './billing.js';
-export * from './board.js';
+export * from './board/index.js';
 export * from './essentials.js';
 export * from './ledger/index.js';
 export * from './problem-code-descriptions.js';

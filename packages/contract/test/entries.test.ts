@@ -22,7 +22,7 @@ const areas = ['auth', 'admin', 'board', 'billing', 'ledger'] as const;
 const areaFiles: Record<(typeof areas)[number], RegExp> = {
   auth: /^auth\.ts$/,
   admin: /^admin\.ts$/,
-  board: /^board\.ts$/,
+  board: /^board\//,
   billing: /^billing\.ts$/,
   ledger: /^ledger\//,
 };

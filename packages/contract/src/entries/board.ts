@@ -1,3 +1,3 @@
 /** `@nestegg/contract/board`: the board area's routes and schemas, plus the client essentials. */
-export * from '../board.js';
+export * from '../board/index.js';
 export * from '../essentials.js';
