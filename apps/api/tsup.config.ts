@@ -2,7 +2,12 @@ import { defineConfig } from 'tsup';
 
 // Workspace packages are bundled in, so the deployed app needs only its npm dependencies.
 export default defineConfig({
-  entry: ['src/server.ts', 'src/cli/admin.ts'],
+  // The restore worker is its own file: restore-parser.ts starts it from beside the bundle (dist/restore-worker.js).
+  entry: {
+    server: 'src/server.ts',
+    'cli/admin': 'src/cli/admin.ts',
+    'restore-worker': 'src/modules/backup/restore-worker.ts',
+  },
   format: ['esm'],
   clean: true,
   sourcemap: true,

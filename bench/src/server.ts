@@ -119,6 +119,7 @@ function inject(server: FastifyInstance, request: HttpRequest) {
 function setupFor(side: Side, size: number): RowSetup {
   return {
     size,
+    sql: side.deps.sql,
     async bearer(email) {
       const known = side.sessions.get(email);
       if (known) return known;

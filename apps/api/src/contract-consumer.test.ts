@@ -232,8 +232,8 @@ describe('@nestegg/contract as a frontend installs it', () => {
     for (const file of await readdir(join(installed(), 'dist'))) {
       if (!file.endsWith('.js')) continue;
       const source = await readFile(join(installed(), 'dist', file), 'utf8');
-      // An import's `from "pkg"`; not a string that merely holds the word, such as `path: ["from"]`.
-      const packages = [...source.matchAll(/(?<!["\w])from\s*"([^".][^"]*)"/g)].map((match) => match[1]);
+      // An import's `from "pkg"`; not a string that merely holds the word (`path: ["from"]`, `…restore from",`).
+      const packages = [...source.matchAll(/(?<!["\w])from\s*"([^".,\s][^",\s]*)"/g)].map((match) => match[1]);
       expect(
         packages.filter((name) => name !== 'zod' && name !== '@ts-rest/core'),
         file,

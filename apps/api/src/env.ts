@@ -14,6 +14,13 @@ import {
   requireWholeGroups,
   timeZone,
 } from '@nestegg/config';
+import {
+  billingEnvShape,
+  refuseTestModeInProduction,
+  storeGroup,
+  storePushEnvShape,
+  storePushGroup,
+} from '@nestegg/membership';
 import { z } from 'zod';
 
 /** `TRUST_PROXY`: `false` (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
@@ -72,6 +79,9 @@ export const ledgerFeatureGroups = {
 
 const shape = {
   ...processEnvShape,
+  /** Billing: products, test mode, the store's developer API and its push notifications (see @nestegg/membership). */
+  ...billingEnvShape,
+  ...storePushEnvShape,
   ...databaseEnvShape(10),
   HOST: z.string().default('0.0.0.0'),
   PORT: port(3000),
@@ -126,6 +136,17 @@ const shape = {
   QUOTE_TIMEOUT_MS: milliseconds(5000),
   /** A quote younger than this is served from the shared cache without asking the provider. */
   QUOTE_MAX_AGE_SECONDS: positiveInt(60, 86_400),
+  /** Largest restore body (a backup of 200,000 entries is about 28 MB); other bodies keep the 2 MiB limit. */
+  RESTORE_MAX_BYTES: positiveInt(64 * 1024 * 1024, 1024 * 1024 * 1024),
+  /** Board images a member may upload in any 24 hours (429 `IMAGE_QUOTA_EXCEEDED` beyond). */
+  BOARD_IMAGE_QUOTA_PER_DAY: positiveInt(50, 100_000),
+  /** Stored bytes of board images a member may upload in any 24 hours. */
+  BOARD_IMAGE_QUOTA_BYTES_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(8 * 1024 * 1024)
+    .default(100 * 1024 * 1024),
+  BOARD_IMAGE_RATE_LIMIT_PER_MINUTE: positiveInt(10, 10_000),
 };
 
 /** The key for new encryptions must be one of the configured keys. */
@@ -145,7 +166,15 @@ function currentKeyIsConfigured(
 
 export const envSchema = z
   .object(shape)
-  .superRefine(requireWholeGroups([...Object.values(identityProviderGroups), ...Object.values(ledgerFeatureGroups)]))
+  .superRefine(
+    requireWholeGroups([
+      ...Object.values(identityProviderGroups),
+      ...Object.values(ledgerFeatureGroups),
+      storeGroup,
+      storePushGroup,
+    ]),
+  )
+  .superRefine(refuseTestModeInProduction)
   .superRefine(currentKeyIsConfigured);
 export type Env = z.output<typeof envSchema>;
 export { InvalidEnvironmentError } from '@nestegg/config';

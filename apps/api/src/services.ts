@@ -1,3 +1,4 @@
+import { publicUrlOf } from './env.js';
 import type { Infrastructure } from './infrastructure.js';
 import { DefaultCategoryService } from './modules/admin/default-categories.service.js';
 import { MemberAdministration } from './modules/admin/members.service.js';
@@ -9,20 +10,32 @@ import { PasswordHasher } from './modules/auth/passwords.js';
 import { ProfileService } from './modules/auth/profile.service.js';
 import { ProviderSignInService } from './modules/auth/provider-sign-in.service.js';
 import { SessionStore } from './modules/auth/session.store.js';
+import { AvatarsService } from './modules/avatars/avatars.service.js';
+import { BackupService } from './modules/backup/backup.service.js';
+import { RestoreParser } from './modules/backup/restore-parser.js';
+import { billingServices } from './modules/billing/compose.js';
+import { boardImagesService } from './modules/board-images/compose.js';
 import { BudgetsService } from './modules/budgets/budgets.service.js';
+import { CardNotificationsService } from './modules/card-notifications/card-notifications.service.js';
 import { CategoriesService } from './modules/categories/categories.service.js';
 import { ChangesService } from './modules/changes/changes.service.js';
 import { syncRenderers } from './modules/changes/sync-renderers.js';
+import { CommentsService } from './modules/comments/comments.service.js';
 import { EntriesService } from './modules/entries/entries.service.js';
 import { ExchangeRatesService } from './modules/exchange-rates/exchange-rates.service.js';
 import { investmentServices } from './modules/investments/compose.js';
+import { ModerationService, moderationRules } from './modules/moderation/moderation.service.js';
 import { PointsService } from './modules/points/points.service.js';
+import { PostsService } from './modules/posts/posts.service.js';
 import { QuickEntriesService } from './modules/quick-entries/quick-entries.service.js';
 import { receiptsService } from './modules/receipts/compose.js';
 import { RecurringsService } from './modules/recurrings/recurrings.service.js';
 import { AppSettings } from './modules/settings/app-settings.js';
+import { SpamKeywordsService } from './modules/spam/spam-keywords.service.js';
 import { StatisticsService } from './modules/statistics/statistics.service.js';
+import { TagGroupsService } from './modules/tag-groups/tag-groups.service.js';
 import { TagsService } from './modules/tags/tags.service.js';
+import { VotesService } from './modules/votes/votes.service.js';
 import { AccountNumberCipher } from './modules/wallets/account-numbers.js';
 import { WalletsService } from './modules/wallets/wallets.service.js';
 
@@ -62,6 +75,13 @@ export function createServices(infrastructure: Infrastructure) {
     }),
     members: new MemberAdministration({ db, sessions, accountDeletion, hasher }),
     defaultCategories: new DefaultCategoryService({ db }),
+    ...billingServices(infrastructure, sessions),
+    votes: new VotesService({ db, points, publicUrl: publicUrlOf(env) }),
+    avatars: new AvatarsService({ db }),
+    spamKeywords: new SpamKeywordsService({ db }),
+    posts: new PostsService({ db, points, publicUrl: publicUrlOf(env) }),
+    comments: new CommentsService({ db, points, publicUrl: publicUrlOf(env) }),
+    moderation: new ModerationService({ db, clock, publicUrl: publicUrlOf(env), ...moderationRules }),
     ...createLedgerServices(infrastructure, points),
   };
 }
@@ -78,6 +98,7 @@ function createLedgerServices(infrastructure: Infrastructure, points: PointsServ
     env.FX_API_URL && env.FX_API_KEY
       ? { baseUrl: env.FX_API_URL, apiKey: env.FX_API_KEY, timeoutMs: env.FX_TIMEOUT_MS }
       : null;
+  const exchangeRates = new ExchangeRatesService({ db, clock, logger, provider: fxProvider, timeZone });
   return {
     entries: new EntriesService({ db, clock, points, logger, timeZone }),
     quickEntries: new QuickEntriesService({ db }),
@@ -86,13 +107,40 @@ function createLedgerServices(infrastructure: Infrastructure, points: PointsServ
     categories: new CategoriesService({ db }),
     tags: new TagsService({ db }),
     recurrings: new RecurringsService({ db, clock, timeZone }),
-    exchangeRates: new ExchangeRatesService({ db, clock, logger, provider: fxProvider, timeZone }),
+    exchangeRates,
+    cardNotifications: new CardNotificationsService({
+      db,
+      clock,
+      exchangeRates,
+      accountNumbers,
+      points,
+      logger,
+      timeZone,
+    }),
     budgets: new BudgetsService({ db }),
     statistics: new StatisticsService({ db, clock, timeZone }),
     changes: new ChangesService({ db, render: syncRenderers({ accountNumbers, clock, timeZone }) }),
     ...investmentServices(infrastructure),
     receipts: receiptsService(infrastructure),
+    boardImages: boardImagesService(infrastructure),
+    tagGroups: new TagGroupsService({ db }),
+    backup: new BackupService({
+      db,
+      clock,
+      accountNumbers,
+      timeZone,
+      parser: restoreParser(env.RESTORE_MAX_BYTES),
+      maxConcurrent: BACKUPS_AT_ONCE,
+    }),
   };
+}
+
+/** Restores, and exports, at once per api process: each holds a database connection throughout. */
+const BACKUPS_AT_ONCE = 2;
+
+/** The restore worker: heap for the objects of the largest body (about 16 bytes per byte of JSON, at least 512 MB). */
+function restoreParser(maxBytes: number): RestoreParser {
+  return new RestoreParser({ maxQueued: 2, maxHeapMb: Math.max(512, Math.ceil((16 * maxBytes) / (1024 * 1024))) });
 }
 
 export type Services = ReturnType<typeof createServices>;

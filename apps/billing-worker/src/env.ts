@@ -6,8 +6,10 @@ import {
   port,
   positiveInt,
   processEnvShape,
+  requireWholeGroups,
   timeZone,
 } from '@nestegg/config';
+import { billingEnvShape, refuseTestModeInProduction, storeGroup } from '@nestegg/membership';
 import { z } from 'zod';
 
 const shape = {
@@ -26,9 +28,35 @@ const shape = {
   SYNC_TOMBSTONE_CLEANUP_CRON: cronExpression('47 3 * * *'),
   /** Days a delta-sync tombstone is kept: a device offline longer syncs from scratch. */
   SYNC_TOMBSTONE_RETENTION_DAYS: positiveInt(90, 3650),
+  BOARD_IMAGE_CLEANUP_CRON: cronExpression('27 * * * *'),
+  /**
+   * Hours a board image no post or comment shows is kept (time to write the post it was uploaded for).
+   * At least 24: the api's upload quota counts a member's images of the last 24 hours.
+   */
+  BOARD_IMAGE_GRACE_HOURS: z.coerce.number().int().min(24).max(8760).default(24),
+
+  /** Billing: products, test mode and the store's developer API (shared with the api, see @nestegg/membership). */
+  ...billingEnvShape,
+  /** Hourly: expired memberships without auto-renew drop to FREE; with auto-renew the store is asked first. */
+  MEMBERSHIP_EXPIRY_CRON: cronExpression('13 * * * *'),
+  /** Daily safety net for missed notifications: the store's voided purchases (refunds, chargebacks) are revoked. */
+  STORE_VOIDED_POLL_CRON: cronExpression('23 4 * * *'),
+  /** How far back the voided purchases are read (the store keeps 30 days). */
+  STORE_VOIDED_LOOKBACK_DAYS: positiveInt(30, 30),
+  /** Retries of store calls that failed: acknowledgements, cancellations after a withdrawal. */
+  STORE_RETRY_CRON: cronExpression('*/10 * * * *'),
+  /** Hands stored notifications to the job engine if a wake-up was missed (new ones are dispatched at once). */
+  STORE_INBOX_SWEEP_CRON: cronExpression('* * * * *'),
+  /** Attempts of one notification before it is kept as FAILED; retries back off exponentially. */
+  STORE_NOTIFICATION_RETRY_LIMIT: positiveInt(12, 100),
+  STORE_NOTIFICATION_RETRY_DELAY_SECONDS: positiveInt(30, 3600),
+  STORE_NOTIFICATION_RETRY_DELAY_MAX_SECONDS: positiveInt(6 * 3600, 7 * 86_400),
 };
 
-export const envSchema = z.object(shape);
+export const envSchema = z
+  .object(shape)
+  .superRefine(requireWholeGroups([storeGroup]))
+  .superRefine(refuseTestModeInProduction);
 export type WorkerEnv = z.output<typeof envSchema>;
 
 const keys = Object.keys(shape);

@@ -1,19 +1,50 @@
-import { createDb } from '@nestegg/db';
+import { createDb, type Database } from '@nestegg/db';
 import { JOB_SCHEMA } from '@nestegg/db/migrate';
-import { PgBoss } from 'pg-boss';
+import {
+  type Clock,
+  GooglePlayClient,
+  MembershipSync,
+  ProductCatalog,
+  storeApiConfigOf,
+  testModeForcedInProduction,
+} from '@nestegg/membership';
+import { type ConstructorOptions, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { WorkerEnv } from './env.js';
 import { scheduledJobs } from './jobs/index.js';
 import type { JobContext, ScheduledJob } from './jobs/job.js';
+import { StoreInbox } from './jobs/store-notifications.js';
 
 export interface Worker {
   boss: PgBoss;
+  /** The store notification inbox (tests dispatch and inspect it). */
+  inbox: StoreInbox;
   /** Whether the worker's database answers (readiness; liveness never touches the database). */
   isReady(): Promise<boolean>;
   stop(): Promise<void>;
 }
 
 const READY_TIMEOUT_MS = 2000;
+
+export interface WorkerOptions {
+  /** Where jobs read the time (tests set it). */
+  clock?: Clock;
+  /** Job engine settings a test may tighten (e.g. `cronMonitorIntervalSeconds`). */
+  boss?: Pick<ConstructorOptions, 'cronMonitorIntervalSeconds' | 'cronWorkerIntervalSeconds'>;
+}
+
+/** The billing jobs' membership rules, on the store when it is configured. */
+function membershipSync(env: WorkerEnv, db: Database, clock: Clock, logger: Logger) {
+  const storeConfig = storeApiConfigOf(env);
+  const store = storeConfig ? new GooglePlayClient(storeConfig, clock) : null;
+  const catalog = new ProductCatalog(env.BILLING_PRODUCTS);
+  if (testModeForcedInProduction(env)) {
+    logger.warn(
+      'BILLING_TEST_MODE is on in production (BILLING_TEST_MODE_FORCE): test purchases renew without payment',
+    );
+  }
+  return { store, sync: new MembershipSync({ db, store, catalog, clock, logger, testMode: env.BILLING_TEST_MODE }) };
+}
 
 async function register(boss: PgBoss, job: ScheduledJob, env: WorkerEnv, context: JobContext): Promise<void> {
   await boss.createQueue(job.queue);
@@ -29,7 +60,7 @@ async function register(boss: PgBoss, job: ScheduledJob, env: WorkerEnv, context
  * so however many replicas run, each scheduled run is taken by one of them. The engine's schema is
  * created by the migrate step (`migrate: false` here), so this process needs no DDL rights.
  */
-export async function startWorker(env: WorkerEnv, logger: Logger): Promise<Worker> {
+export async function startWorker(env: WorkerEnv, logger: Logger, options: WorkerOptions = {}): Promise<Worker> {
   const database = createDb(env.DATABASE_URL, {
     max: env.DATABASE_POOL_SIZE,
     applicationName: 'nestegg-billing-worker',
@@ -41,6 +72,8 @@ export async function startWorker(env: WorkerEnv, logger: Logger): Promise<Worke
     migrate: false,
     createSchema: false,
     application_name: 'nestegg-billing-worker-jobs',
+    useListenNotify: true,
+    ...options.boss,
   });
   boss.on('error', (error: unknown) => logger.error({ err: error }, 'job engine error'));
   try {
@@ -50,12 +83,23 @@ export async function startWorker(env: WorkerEnv, logger: Logger): Promise<Worke
     throw new Error(`the job engine did not start (has the migrate step run?): ${(error as Error).message}`);
   }
 
-  const context: JobContext = { db: database.db, logger, now: () => new Date(), timeZone: env.APP_TIMEZONE };
+  const clock: Clock = options.clock ?? { now: () => new Date() };
+  const { store, sync } = membershipSync(env, database.db, clock, logger);
+  const inbox = new StoreInbox({ db: database.db, sql: database.sql, boss, sync, logger, now: () => clock.now() });
+  const context: JobContext = {
+    db: database.db,
+    logger,
+    now: () => clock.now(),
+    timeZone: env.APP_TIMEZONE,
+    membership: { sync, store, dispatchInbox: () => inbox.dispatch() },
+  };
   for (const job of scheduledJobs) await register(boss, job, env, context);
+  await inbox.start(env);
 
   logger.info({ jobs: scheduledJobs.map((job) => job.queue) }, 'billing worker started');
   return {
     boss,
+    inbox,
     async isReady() {
       const timeout = new Promise<false>((resolve) => setTimeout(resolve, READY_TIMEOUT_MS, false).unref());
       const probe = database.sql`select 1`.then(
@@ -65,6 +109,7 @@ export async function startWorker(env: WorkerEnv, logger: Logger): Promise<Worke
       return Promise.race([probe, timeout]);
     },
     async stop() {
+      await inbox.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
       await database.close();
     },

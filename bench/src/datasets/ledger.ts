@@ -3,10 +3,11 @@ import type { Dataset } from '../rows/types.js';
 import { benchPasswordHash } from './members.js';
 
 /**
- * Ledgers for the entry, net-worth and sync rows (decision V6). Two shapes:
+ * Ledgers for the entry, net-worth, sync, statistics and budget rows (decision V6). Two shapes:
  * - `ledger` grows the service: `size` entries in the table, of which the bench member holds a fixed
- *   household's ledger ({@link MEMBER_ENTRIES}) and everyone else the rest. Its rows must stay flat from
- *   10,000 to 1,000,000: nothing may scan other members' rows.
+ *   household's ledger ({@link MEMBER_ENTRIES}, plus a pension valued by hand, a mortgage, a month of
+ *   budgets) and everyone else the rest. Its rows must stay flat from 10,000 to 1,000,000: nothing may scan
+ *   other members' rows.
  * - `ledger-heavy` grows one member: the bench member holds all `size` entries (the issue's 200,000-entry
  *   member). Its rows show what depends on the member's own size (the memo search, a deep cursor page).
  */
@@ -18,12 +19,16 @@ export const MEMBER_ENTRIES = 5_000;
 /** Entries of each other member of the `ledger` dataset. */
 const OTHER_MEMBER_ENTRIES = 2_000;
 const BATCH = 100_000;
-/** The seeded ledgers end here, so every run sees the same dates. */
-export const LAST_ENTRY_DATE = '2026-10-31';
+/**
+ * The seeded ledgers end on the day they are seeded (UTC, the api's default APP_TIMEZONE): the trends and
+ * "this month" of the statistics are counted back from today, and must find a household's recent entries.
+ */
+export const LAST_ENTRY_DATE = new Date().toISOString().slice(0, 10);
 
-/** A term found in about one entry in a hundred, and one in a few dozen of a million. */
-export const COMMON_TERM = '스타벅스';
+/** One memo in 20,000 of each ledger: one entry of the bench member's, one per ten other members. */
 export const RARE_TERM = '르꼬르동';
+/** One memo in twenty. */
+export const COMMON_TERM = '스타벅스';
 
 const MERCHANTS = [
   '스타벅스 강남점',
@@ -55,13 +60,31 @@ const EXPENSE_TREE: Record<string, string[]> = {
   쇼핑: [],
   생활: ['통신', '관리비'],
 };
+const EXPENSE_CATEGORIES = Object.entries(EXPENSE_TREE).flatMap(([top, subs]) => (subs.length ? subs : [top]));
 const INCOME_CATEGORIES = ['급여', '부수입'];
 const TAGS = ['여행', '회사', '가족'];
+/** The wallets entries are written to (the first three in every member's order). */
 const WALLETS: { name: string; type: string }[] = [
   { name: '월급통장', type: 'BANK' },
   { name: '신용카드', type: 'CARD' },
   { name: '현금', type: 'CASH' },
 ];
+
+/** The bench member's pension, valued by hand once a month over the last {@link PENSION_MONTHS} months. */
+const PENSION = { name: '국민연금', type: 'PENSION', firstValue: 12_000_000, monthlyRise: 180_000 };
+const PENSION_MONTHS = 36;
+/** The bench member's mortgage, three years into thirty: its value follows the amortization schedule. */
+const MORTGAGE = {
+  name: '주택담보대출',
+  type: 'LOAN',
+  amount: 300_000_000,
+  rate: '4.2500',
+  method: 'EQUAL_PAYMENT',
+  months: 360,
+  yearsAgo: 3,
+};
+/** The bench member's budgets of one month: every expense category but one, parents and subs alike. */
+export const BUDGET_CATEGORIES = ['식비', '카페', '외식', '배달', '교통', '택시', '쇼핑', '생활', '통신', '관리비'];
 
 async function memberIdOf(sql: postgres.Sql, email: string): Promise<number | null> {
   const [row] = await sql<{ id: number }[]>`select id from member where email = ${email}`;
@@ -111,31 +134,55 @@ async function seedStructure(sql: postgres.Sql, memberIds: number[]): Promise<vo
     from unnest(${sql.array(memberIds)}::int[]) as m, unnest(${sql.array(TAGS)}::text[]) with ordinality as t(name)`;
 }
 
+/** Entries `from`..`to` of one member's ledger (1 = the newest), and how many a day it holds (a type: JSON). */
+type EntrySpan = {
+  memberId: number;
+  from: number;
+  to: number;
+  perDay: number;
+  /** Moves the rare memo: entry 7 (then every 20,000th) of a ledger shifted by a multiple of 20,000. */
+  rareShift: number;
+};
+
 /**
- * `count` entries of one member, dated back from LAST_ENTRY_DATE about `perDay` a day: every tenth an
- * income, memos from a merchant list (one rare memo per 20,000 entries), sub-categories, the three wallets,
- * every seventh entry tagged, one pending in fifty.
+ * The entries of the spans in one statement, dated back from LAST_ENTRY_DATE about `perDay` a day: every
+ * tenth an income, memos from a merchant list (the rare memo once per 20,000 entries of the service),
+ * sub-categories, the three first wallets, one pending in fifty; then every seventh entry is tagged.
  */
-async function insertEntries(sql: postgres.Sql, memberId: number, from: number, to: number, perDay: number) {
-  const expenseCategories = Object.entries(EXPENSE_TREE).flatMap(([top, subs]) => (subs.length ? subs : [top]));
+async function insertEntries(sql: postgres.Sql, spans: EntrySpan[]): Promise<void> {
+  const rare = `${RARE_TERM} 베이커리`;
   await sql`
+    with span as (
+      select * from jsonb_to_recordset(${sql.json(spans)})
+        as s("memberId" int, "from" int, "to" int, "perDay" numeric, "rareShift" int)
+    ), wallets as (
+      select a.member_id, array_agg(a.id order by a.sort_order) as ids
+        from account a join span s on a.member_id = s."memberId"
+       where a.sort_order < ${WALLETS.length}
+       group by a.member_id
+    )
     insert into account_entry (member_id, account_id, type, amount, entry_date, memo, category, pending)
-    select ${memberId},
-      (select id from account a where a.member_id = ${memberId} order by a.sort_order offset (g % 3) limit 1),
+    select s."memberId",
+      w.ids[1 + g % ${WALLETS.length}],
       (case when g % 10 = 0 then 'INCOME' else 'EXPENSE' end)::ledger_type,
       case when g % 10 = 0 then 2500000 + (g % 7) * 1000 else 1000 + (g * 7919) % 90000 end,
-      ${LAST_ENTRY_DATE}::date - floor(g / ${perDay}::numeric)::int,
-      case when g % 20000 = 7 then ${`${RARE_TERM} 베이커리`}
+      ${LAST_ENTRY_DATE}::date - floor(g / s."perDay")::int,
+      case when (g + s."rareShift") % 20000 = 7 then ${rare}
         else (${sql.array(MERCHANTS)}::text[])[1 + (g * 31) % ${MERCHANTS.length}] || ' ' || (g % 13) end,
       case when g % 10 = 0 then (${sql.array(INCOME_CATEGORIES)}::text[])[1 + g % 2]
-        else (${sql.array(expenseCategories)}::text[])[1 + g % ${expenseCategories.length}] end,
+        else (${sql.array(EXPENSE_CATEGORIES)}::text[])[1 + g % ${EXPENSE_CATEGORIES.length}] end,
       g % 50 = 0
-    from generate_series(${from}::int, ${to}::int) as g`;
+    from span s join wallets w on w.member_id = s."memberId", generate_series(s."from", s."to") as g`;
+  const memberIds = spans.map((span) => span.memberId);
   await sql`
+    with tags as (
+      select member_id, array_agg(id order by id) as ids from tag
+       where member_id = any(${sql.array(memberIds)}::int[]) group by member_id
+    )
     insert into entry_tag (member_id, entry_id, tag_id)
-    select e.member_id, e.id, (select id from tag t where t.member_id = e.member_id order by t.id offset (e.id % 3) limit 1)
-    from account_entry e
-    where e.member_id = ${memberId} and e.id % 7 = 0
+    select e.member_id, e.id, t.ids[1 + e.id % 3]
+    from account_entry e join tags t on t.member_id = e.member_id
+    where e.member_id = any(${sql.array(memberIds)}::int[]) and e.id % 7 = 0
       and not exists (select 1 from entry_tag x where x.member_id = e.member_id and x.entry_id = e.id)`;
 }
 
@@ -148,38 +195,106 @@ async function entryCount(sql: postgres.Sql, memberId?: number): Promise<number>
 
 async function growMember(sql: postgres.Sql, memberId: number, target: number, perDay: number) {
   for (let held = await entryCount(sql, memberId); held < target; held = await entryCount(sql, memberId)) {
-    await insertEntries(sql, memberId, held + 1, Math.min(target, held + BATCH), perDay);
+    await insertEntries(sql, [{ memberId, from: held + 1, to: Math.min(target, held + BATCH), perDay, rareShift: 0 }]);
   }
 }
 
-/** Other members with OTHER_MEMBER_ENTRIES entries each, until the table holds `size` entries. */
+/** Other members with OTHER_MEMBER_ENTRIES entries each (the last one fewer), until the table holds `size` entries. */
 async function growOthers(sql: postgres.Sql, size: number) {
-  let total = await entryCount(sql);
   const hash = await benchPasswordHash();
-  while (total < size) {
-    const members = Math.min(Math.ceil((size - total) / OTHER_MEMBER_ENTRIES), BATCH / OTHER_MEMBER_ENTRIES);
+  for (let total = await entryCount(sql); total < size; total = await entryCount(sql)) {
+    const wanted = Math.min(size - total, BATCH);
     const created = await sql<{ id: number }[]>`
       insert into member (email, email_verified, password_hash, display_name, provider, plan)
       select 'ledger-' || gen_random_uuid() || '@bench.nestegg.test', true, ${hash}, 'Ledger ' || g, 'LOCAL', 'FREE'
-      from generate_series(1, ${members}::int) as g returning id`;
-    const ids = created.map((row) => row.id);
-    await seedStructure(sql, ids);
-    for (const id of ids) await insertEntries(sql, id, 1, Math.min(OTHER_MEMBER_ENTRIES, size - total), 2);
-    total = await entryCount(sql);
+      from generate_series(1, ${Math.ceil(wanted / OTHER_MEMBER_ENTRIES)}::int) as g returning id`;
+    const memberIds = created.map((row) => row.id);
+    await seedStructure(sql, memberIds);
+    const spans = memberIds.map((memberId, index) => ({
+      memberId,
+      from: 1,
+      to: Math.min(OTHER_MEMBER_ENTRIES, wanted - index * OTHER_MEMBER_ENTRIES),
+      perDay: 2,
+      // Entry 7 of every tenth member.
+      rareShift: (memberId % 10) * OTHER_MEMBER_ENTRIES,
+    }));
+    await insertEntries(sql, spans);
   }
 }
 
+/** The first day of the month `monthsBack` months before the month of `date`. */
+function monthStart(date: string, monthsBack: number): { year: number; month: number; first: string } {
+  const shifted = new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1 - monthsBack, 1));
+  return {
+    year: shifted.getUTCFullYear(),
+    month: shifted.getUTCMonth() + 1,
+    first: shifted.toISOString().slice(0, 10),
+  };
+}
+
+/** The month the bench member's budgets are in: the last complete month of the ledger, first to last day. */
+export function budgetMonth(): { year: number; month: number; first: string; last: string } {
+  const { year, month, first } = monthStart(LAST_ENTRY_DATE, 1);
+  return { year, month, first, last: new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10) };
+}
+
+/**
+ * What makes the bench member's net worth and budgets a household's: the wallets exist since the first
+ * entry (their opening balances count all along the trend), a pension valued by hand each month, a
+ * mortgage on its schedule, and a month of budgets with the expected income. Seeded after the entries,
+ * so they are also the newest changes of the delta sync.
+ */
+async function seedHousehold(sql: postgres.Sql, memberId: number): Promise<void> {
+  await sql`
+    update account set created_at = (select min(entry_date) from account_entry where member_id = ${memberId})
+     where member_id = ${memberId}`;
+  const firstValueDay = monthStart(LAST_ENTRY_DATE, PENSION_MONTHS - 1).first;
+  const currentValue = PENSION.firstValue + (PENSION_MONTHS - 1) * PENSION.monthlyRise;
+  await sql`
+    with pension as (
+      insert into account (member_id, name, type, sort_order, manual_valuation, current_value, created_at)
+      values (${memberId}, ${PENSION.name}, ${PENSION.type}, ${WALLETS.length}, true, ${currentValue},
+        ${firstValueDay}::date)
+      returning id
+    )
+    insert into wallet_value_history (member_id, account_id, day, value)
+    select ${memberId}, pension.id, (${firstValueDay}::date + make_interval(months => m))::date,
+      ${PENSION.firstValue} + m * ${PENSION.monthlyRise}
+    from pension, generate_series(0, ${PENSION_MONTHS - 1}) as m`;
+  const loanStart = monthStart(LAST_ENTRY_DATE, MORTGAGE.yearsAgo * 12).first;
+  await sql`
+    insert into account (member_id, name, type, sort_order, loan_amount, loan_rate, loan_method, loan_months,
+      loan_start, created_at)
+    values (${memberId}, ${MORTGAGE.name}, ${MORTGAGE.type}, ${WALLETS.length + 1}, ${MORTGAGE.amount},
+      ${MORTGAGE.rate}, ${MORTGAGE.method}, ${MORTGAGE.months}, ${loanStart}::date, ${loanStart}::date)`;
+  const { year, month } = budgetMonth();
+  await sql`
+    insert into budget (member_id, category, year, month, amount)
+    select ${memberId}, c.name, ${year}, ${month}, 100000 * c.ordinality
+    from unnest(${sql.array(BUDGET_CATEGORIES)}::text[]) with ordinality as c(name)`;
+  await sql`insert into budget_income (member_id, year, month, amount) values (${memberId}, ${year}, ${month}, 4500000)`;
+}
+
 async function settle(sql: postgres.Sql) {
-  await sql.unsafe('vacuum analyze account_entry, entry_tag, account, category, tag, ledger_change');
+  await sql.unsafe(
+    'vacuum analyze account_entry, entry_tag, account, category, tag, ledger_change, member_change_counter, wallet_value_history, budget, budget_income',
+  );
+}
+
+async function ledgerMemberId(sql: postgres.Sql, email: string): Promise<number> {
+  return (await memberIdOf(sql, email)) ?? (await createLedgerMember(sql, email));
 }
 
 export const ledgerDataset: Dataset = {
   name: 'ledger',
   unit: 'entries',
   async seed(sql, size) {
-    const memberId =
-      (await memberIdOf(sql, LEDGER_MEMBER_EMAIL)) ?? (await createLedgerMember(sql, LEDGER_MEMBER_EMAIL));
-    await growMember(sql, memberId, Math.min(MEMBER_ENTRIES, size), 1.5);
+    const memberId = await ledgerMemberId(sql, LEDGER_MEMBER_EMAIL);
+    const household = await sql`select 1 from account where member_id = ${memberId} and name = ${MORTGAGE.name}`;
+    if (household.length === 0) {
+      await growMember(sql, memberId, MEMBER_ENTRIES, 1.5);
+      await seedHousehold(sql, memberId);
+    }
     await growOthers(sql, size);
     await settle(sql);
   },
@@ -189,8 +304,7 @@ export const heavyLedgerDataset: Dataset = {
   name: 'ledger-heavy',
   unit: 'entries of one member',
   async seed(sql, size) {
-    const memberId = (await memberIdOf(sql, HEAVY_MEMBER_EMAIL)) ?? (await createLedgerMember(sql, HEAVY_MEMBER_EMAIL));
-    await growMember(sql, memberId, size, 20);
+    await growMember(sql, await ledgerMemberId(sql, HEAVY_MEMBER_EMAIL), size, 20);
     await settle(sql);
   },
 };

@@ -1,9 +1,11 @@
 import { adminRows } from './admin.js';
 import { authRows } from './auth.js';
+import { ledgerRows } from './ledger.js';
+import { statisticsRows } from './statistics.js';
 import type { BenchRow } from './types.js';
 
 /** Every row, in report order. A new area adds its file here. */
-export const allRows: BenchRow[] = [...authRows, ...adminRows];
+export const allRows: BenchRow[] = [...authRows, ...adminRows, ...ledgerRows, ...statisticsRows];
 
 export function rowByKey(key: string): BenchRow {
   const row = allRows.find((candidate) => candidate.key === key);

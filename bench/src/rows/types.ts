@@ -25,6 +25,8 @@ export interface RowSetup {
   size: number;
   /** `Authorization` header of a session opened by logging in through the api the row targets. */
   bearer(email: string): Promise<Record<string, string>>;
+  /** The seeded database, to find what a request names (a cursor position, a month with data). */
+  sql: postgres.Sql;
 }
 
 /** The baseline's own connections, configured like the api's. */

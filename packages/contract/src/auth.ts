@@ -141,6 +141,12 @@ export const PointHistoryResponseSchema = z.object({
 export type PointHistoryResponse = z.infer<typeof PointHistoryResponseSchema>;
 
 export const SignupEnabledResponseSchema = z.object({ enabled: z.boolean() });
+
+/** `{memberId}-{md5 of the picture}`: built by the api (authors' `avatarUrl`), never by clients. */
+export const AvatarKeyParamSchema = z.object({
+  key: text().regex(/^[1-9]\d{0,9}-[0-9a-f]{32}$/, 'not an avatar key'),
+});
+export type AvatarKeyParam = z.infer<typeof AvatarKeyParamSchema>;
 export type SignupEnabledResponse = z.infer<typeof SignupEnabledResponseSchema>;
 
 // ---------------------------------------------------------------------------
@@ -298,6 +304,18 @@ export const authContract = c.router(
       summary: 'Whether sign-up is open',
       responses: { 200: SignupEnabledResponseSchema },
       metadata: meta('public'),
+    },
+    avatar: {
+      method: 'GET',
+      path: '/api/auth/avatars/:key',
+      summary: "A member's own picture, at the URL an author's `avatarUrl` gives",
+      description:
+        'Public. The key names the member and a hash of the picture, so a new picture has a new URL: the bytes are ' +
+        'served with their stored type and `Cache-Control: public, max-age=31536000, immutable`. A key whose ' +
+        'picture has since changed or been removed → 404 (clients take the current URL from fresh data).',
+      pathParams: AvatarKeyParamSchema,
+      responses: { 200: z.any().describe('Image bytes'), ...errorResponses(400, 404) },
+      metadata: meta('public', { binaryResponse: 'image/*' }),
     },
   },
   routerOptions,

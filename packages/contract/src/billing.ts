@@ -36,6 +36,26 @@ export const VerifyPurchaseRequestSchema = z.object({
 });
 export type VerifyPurchaseRequest = z.infer<typeof VerifyPurchaseRequestSchema>;
 
+/**
+ * The state of the member's current subscription: the one that grants PREMIUM, else the newest purchase.
+ * `NONE`: no purchase (or PREMIUM set by an admin). `PENDING`: the payment is not complete; nothing is
+ * granted yet. `ACTIVE`, `IN_GRACE` (a renewal payment failed, the store retries, PREMIUM stays),
+ * `CANCELED` (auto-renew off, PREMIUM until the expiry) grant PREMIUM; `ON_HOLD`, `PAUSED`, `EXPIRED` and
+ * `REVOKED` (refunded or charged back) do not.
+ */
+export const SubscriptionStateSchema = z.enum([
+  'NONE',
+  'PENDING',
+  'ACTIVE',
+  'IN_GRACE',
+  'CANCELED',
+  'ON_HOLD',
+  'PAUSED',
+  'EXPIRED',
+  'REVOKED',
+]);
+export type SubscriptionState = z.infer<typeof SubscriptionStateSchema>;
+
 export const SubscriptionSchema = z.object({
   plan: PlanSchema,
   planExpiresAt: InstantSchema.nullable().describe('null: free, or premium set by an admin (no expiry)'),
@@ -44,6 +64,7 @@ export const SubscriptionSchema = z.object({
   ),
   autoRenew: z.boolean(),
   productId: text().nullable(),
+  state: SubscriptionStateSchema,
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 
@@ -66,6 +87,18 @@ export const StoreNotificationRequestSchema = z
   .passthrough();
 export type StoreNotificationRequest = z.infer<typeof StoreNotificationRequestSchema>;
 
+/**
+ * The store has no call to undo a cancellation: the member resumes the subscription in the store (a
+ * notification follows and the subscription turns auto-renewing here). Open `manageUrl`.
+ */
+export const StoreActionSchema = z.object({
+  action: z.literal('MANAGE_IN_STORE'),
+  reason: z.literal('RESUME_IN_STORE'),
+  manageUrl: text().url(),
+  subscription: SubscriptionSchema,
+});
+export type StoreAction = z.infer<typeof StoreActionSchema>;
+
 export const billingContract = c.router(
   {
     products: {
@@ -79,8 +112,10 @@ export const billingContract = c.router(
       method: 'POST',
       path: '/api/billing/store/verify',
       summary: 'Verify a store purchase; grants or extends PREMIUM (idempotent per purchase token)',
+      description:
+        'Applied once per purchase token: the same token again answers the current subscription, from another member 409 `PURCHASE_OWNED_ELSEWHERE`. 202: the payment is still pending, nothing is granted yet (a store notification completes it). 400 `UNKNOWN_PRODUCT`, `INVALID_PURCHASE`, `PRODUCT_MISMATCH`; 503 `STORE_UNAVAILABLE`, `STORE_NOT_CONFIGURED`.',
       body: VerifyPurchaseRequestSchema,
-      responses: { 200: SubscriptionSchema, ...errorResponses(400, 401, 409, 413, 415) },
+      responses: { 200: SubscriptionSchema, 202: SubscriptionSchema, ...errorResponses(400, 401, 409, 413, 415) },
       metadata: meta('login'),
     },
     subscription: {
@@ -94,6 +129,8 @@ export const billingContract = c.router(
       method: 'POST',
       path: '/api/billing/cancel',
       summary: 'Stop auto-renewal (premium stays until expiry)',
+      description:
+        'Cancels the renewal in the store for a real purchase. Idempotent. 409 `NO_SUBSCRIPTION` without a subscription that grants PREMIUM.',
       body: c.noBody(),
       responses: { 200: SubscriptionSchema, ...errorResponses(401, 409) },
       metadata: meta('login'),
@@ -102,14 +139,17 @@ export const billingContract = c.router(
       method: 'POST',
       path: '/api/billing/resume',
       summary: 'Resume auto-renewal',
+      description:
+        '200: auto-renewal is on (test-mode purchases are flipped here). 202: a store purchase is resumed by the member in the store (`manageUrl`); its notification then turns auto-renew on. 409 `NO_SUBSCRIPTION` without a subscription that grants PREMIUM.',
       body: c.noBody(),
-      responses: { 200: SubscriptionSchema, ...errorResponses(401, 409) },
+      responses: { 200: SubscriptionSchema, 202: StoreActionSchema, ...errorResponses(401, 409) },
       metadata: meta('login'),
     },
     restore: {
       method: 'POST',
       path: '/api/billing/restore',
       summary: 'Restore membership from the latest purchase (device change, reinstall)',
+      description: 'Re-verifies the latest purchase with the store. 404 `NO_PURCHASE` when the member has none.',
       body: c.noBody(),
       responses: { 200: SubscriptionSchema, ...errorResponses(401, 404) },
       metadata: meta('login'),
@@ -118,8 +158,10 @@ export const billingContract = c.router(
       method: 'POST',
       path: '/api/billing/store/rtdn',
       summary: 'Real-time notification from the store (push endpoint, no login)',
+      description:
+        "Authenticated by the push service's signed token (`Authorization: Bearer`), else 401 `INVALID_PUSH_TOKEN`. Stored once per message id and processed by the billing worker; a payload that cannot be processed is kept with its error and still answered 204.",
       body: StoreNotificationRequestSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 413, 415) },
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 413, 415) },
       metadata: meta('public'),
     },
   },
@@ -131,5 +173,7 @@ export const billingNamedSchemas: NamedSchemas = {
   Product: ProductSchema,
   ProductList: ProductListSchema,
   Subscription: SubscriptionSchema,
+  SubscriptionState: SubscriptionStateSchema,
+  StoreAction: StoreActionSchema,
   BillingPeriod: BillingPeriodSchema,
 };

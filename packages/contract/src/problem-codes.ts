@@ -76,6 +76,26 @@ const ledgerCodes = {
   DUPLICATE_BUDGET: 409,
   HOLDING_QUANTITY_NEGATIVE: 409,
   RECEIPT_QUOTA_EXCEEDED: 429,
+  OWN_CONTENT: 400,
+  ALREADY_REPORTED: 409,
+  IMAGE_QUOTA_EXCEEDED: 429,
+  EMPTY_BACKUP: 400,
+  INVALID_BACKUP: 400,
+  UNKNOWN_BOARD_TAG: 400,
+  DUPLICATE_SPAM_KEYWORD: 409,
+} as const;
+
+/** Membership area: store purchases, subscription changes, store notifications. */
+const billingCodes = {
+  UNKNOWN_PRODUCT: 400,
+  INVALID_PURCHASE: 400,
+  PRODUCT_MISMATCH: 400,
+  PURCHASE_OWNED_ELSEWHERE: 409,
+  NO_SUBSCRIPTION: 409,
+  NO_PURCHASE: 404,
+  INVALID_PUSH_TOKEN: 401,
+  STORE_NOT_CONFIGURED: 503,
+  STORE_UNAVAILABLE: 503,
 } as const;
 
 /** Creating requests with an `Idempotency-Key`. */
@@ -85,7 +105,14 @@ const idempotencyCodes = {
 } as const;
 
 /** The HTTP status each problem code is sent with. */
-export const problemCodeStatus = { ...generalCodes, ...authCodes, ...adminCodes, ...ledgerCodes, ...idempotencyCodes };
+export const problemCodeStatus = {
+  ...generalCodes,
+  ...authCodes,
+  ...adminCodes,
+  ...ledgerCodes,
+  ...billingCodes,
+  ...idempotencyCodes,
+};
 type ProblemCodeName = keyof typeof problemCodeStatus;
 
 /** The closed set of problem codes (`z.enum`): `ProblemSchema.code` is this enum. */

@@ -16,6 +16,8 @@ const workspaceSources = [
   ['@nestegg/contract', 'contract/src/index.ts'],
   ['@nestegg/testing', 'testing/src/index.ts'],
   ['@nestegg/domain', 'domain/src/index.ts'],
+  ['@nestegg/membership/testing', 'membership/src/testing/index.ts'],
+  ['@nestegg/membership', 'membership/src/index.ts'],
 ].map(([name, file]) => ({ find: new RegExp(`^${name}$`), replacement: `${packagesDir}${file}` }));
 
 /**

@@ -205,3 +205,30 @@ describe('reencodeImage', () => {
     expect((await reencodeImage(good, bounds)).width).toBe(50);
   });
 });
+
+describe('reencodeImage with maxFrames (board images)', () => {
+  const animatedBounds: ImageBounds = { ...bounds, maxFrames: 5 };
+
+  it.each([
+    ['gif', 'image/gif'],
+    ['webp', 'image/webp'],
+  ] as const)('keeps every frame of an animated %s as %s', async (format, contentType) => {
+    const image = await reencodeImage(await animated(format), animatedBounds);
+    expect(image).toMatchObject({ contentType, width: 16, height: 16, frames: 2 });
+    expect((await sharp(image.bytes).metadata()).pages).toBe(2);
+  });
+
+  it('still turns a single-frame GIF into a PNG', async () => {
+    expect(await reencodeImage(await solid(8, 8, 'gif'), animatedBounds)).toMatchObject({
+      contentType: 'image/png',
+      frames: 1,
+    });
+  });
+
+  it('counts the pixels of every frame, and refuses more frames than the bound', async () => {
+    const twoFrames = await animated('gif'); // 2 × 16 × 16 = 512 pixels
+    await expectRefusal(twoFrames, 'IMAGE_TOO_LARGE', { ...animatedBounds, maxInputPixels: 500 });
+    expect((await reencodeImage(twoFrames, { ...bounds, maxInputPixels: 500 })).frames).toBe(1);
+    await expectRefusal(twoFrames, 'IMAGE_TOO_LARGE', { ...animatedBounds, maxFrames: 1 });
+  });
+});

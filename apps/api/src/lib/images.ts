@@ -16,15 +16,23 @@ export interface ImageBounds {
   maxOutputSide: number;
   /** Largest stored copy, in bytes: re-encoding can grow a file (a palette PNG comes back as truecolour). */
   maxOutputBytes: number;
+  /**
+   * Keep animated GIF and WebP images whole, with at most this many frames (all of them count toward
+   * `maxInputPixels`); without it only the first frame is kept.
+   */
+  maxFrames?: number;
 }
 
-export type StoredImageType = 'image/png' | 'image/jpeg' | 'image/webp';
+export type StoredImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
 export interface ReencodedImage {
   bytes: Buffer;
   contentType: StoredImageType;
+  /** Size of one frame. */
   width: number;
   height: number;
+  /** 1 for a still image. */
+  frames: number;
 }
 
 type InputFormat = 'png' | 'jpeg' | 'gif' | 'webp';
@@ -43,12 +51,23 @@ const startsLike: Record<InputFormat, (bytes: Buffer) => boolean> = {
     bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP',
 };
 
+interface Encoder {
+  contentType: StoredImageType;
+  encode: (image: Sharp) => Sharp;
+}
+
 /** Lossless stays lossless (a still GIF becomes a PNG); photos stay lossy. */
-const encoders: Record<InputFormat, { contentType: StoredImageType; encode: (image: Sharp) => Sharp }> = {
+const encoders: Record<InputFormat, Encoder> = {
   png: { contentType: 'image/png', encode: (image) => image.png({ compressionLevel: 9 }) },
   gif: { contentType: 'image/png', encode: (image) => image.png({ compressionLevel: 9 }) },
   jpeg: { contentType: 'image/jpeg', encode: (image) => image.jpeg({ quality: 82 }) },
   webp: { contentType: 'image/webp', encode: (image) => image.webp({ quality: 82 }) },
+};
+
+/** An animation stays in its format (frame delays and loop count are kept). */
+const animationEncoders: Partial<Record<InputFormat, Encoder>> = {
+  gif: { contentType: 'image/gif', encode: (image) => image.gif() },
+  webp: encoders.webp,
 };
 
 /**
@@ -61,8 +80,8 @@ const DECODE_TIMEOUT_SECONDS = 10;
 
 /**
  * Decodes untrusted bytes completely and returns a re-encoded copy: EXIF orientation applied, all
- * metadata dropped, only the first frame of an animation, fitted inside `maxOutputSide`, at most
- * `maxOutputBytes`.
+ * metadata dropped, only the first frame of an animation (unless `maxFrames` keeps them all), fitted
+ * inside `maxOutputSide`, at most `maxOutputBytes`.
  * Throws 400 `IMAGE_TOO_LARGE` over a bound, 400 `INVALID_IMAGE` for anything else that is not a
  * complete PNG, JPEG, GIF or WebP image.
  */
@@ -70,8 +89,8 @@ export async function reencodeImage(untrusted: Buffer, bounds: ImageBounds): Pro
   if (untrusted.length > bounds.maxInputBytes) throw tooManyBytes(bounds.maxInputBytes);
   const format = formatFromSignature(untrusted);
   return withDecodeSlot(async () => {
-    await checkHeader(untrusted, format, bounds);
-    const image = await reencode(untrusted, format, bounds);
+    const frames = await checkHeader(untrusted, format, bounds);
+    const image = await reencode(untrusted, format, bounds, frames);
     if (image.bytes.length > bounds.maxOutputBytes) throw tooManyBytes(bounds.maxOutputBytes);
     return image;
   });
@@ -83,7 +102,8 @@ function formatFromSignature(bytes: Buffer): InputFormat {
   return format;
 }
 
-async function checkHeader(untrusted: Buffer, expected: InputFormat, bounds: ImageBounds): Promise<void> {
+/** Checks the header against the bounds; returns how many frames to keep. */
+async function checkHeader(untrusted: Buffer, expected: InputFormat, bounds: ImageBounds): Promise<number> {
   // Reading the header allocates no pixels, so sharp's own pixel limit is lifted here: the bound is
   // checked below, where exceeding it can be told apart from a broken file.
   const header = await sharp(untrusted, { limitInputPixels: false })
@@ -92,14 +112,24 @@ async function checkHeader(untrusted: Buffer, expected: InputFormat, bounds: Ima
       throw invalidImage(error);
     });
   if (header.format !== expected) throw invalidImage();
-  if (header.width * (header.pageHeight ?? header.height) > bounds.maxInputPixels) {
+  const frames = bounds.maxFrames && animationEncoders[expected] ? (header.pages ?? 1) : 1;
+  if (frames > (bounds.maxFrames ?? 1)) {
+    throw new BadRequestError('IMAGE_TOO_LARGE', `An animation may have at most ${bounds.maxFrames} frames.`);
+  }
+  if (header.width * (header.pageHeight ?? header.height) * frames > bounds.maxInputPixels) {
     throw new BadRequestError('IMAGE_TOO_LARGE', `The image must have at most ${bounds.maxInputPixels} pixels.`);
   }
+  return frames;
 }
 
-async function reencode(untrusted: Buffer, format: InputFormat, bounds: ImageBounds): Promise<ReencodedImage> {
-  const { contentType, encode } = encoders[format];
-  const image = sharp(untrusted, decodeOptions(bounds))
+async function reencode(
+  untrusted: Buffer,
+  format: InputFormat,
+  bounds: ImageBounds,
+  frames: number,
+): Promise<ReencodedImage> {
+  const { contentType, encode } = (frames > 1 ? animationEncoders[format] : undefined) ?? encoders[format];
+  const image = sharp(untrusted, decodeOptions(bounds, frames))
     .resize({ width: bounds.maxOutputSide, height: bounds.maxOutputSide, fit: 'inside', withoutEnlargement: true })
     .timeout({ seconds: DECODE_TIMEOUT_SECONDS });
   // Without keepMetadata/withMetadata sharp writes no EXIF, XMP, ICC or text chunks (colours are
@@ -109,18 +139,18 @@ async function reencode(untrusted: Buffer, format: InputFormat, bounds: ImageBou
     .catch((error: unknown) => {
       throw invalidImage(error);
     });
-  return { bytes: data, contentType, width: info.width, height: info.height };
+  const frameHeight = info.pageHeight ?? info.height;
+  return { bytes: data, contentType, width: info.width, height: frameHeight, frames: info.pages ?? 1 };
 }
 
-function decodeOptions(bounds: ImageBounds): SharpOptions {
+function decodeOptions(bounds: ImageBounds, frames: number): SharpOptions {
   return {
     // 'error' refuses truncated data and bad checksums; 'warning' would also refuse common, harmless
     // files (e.g. libpng's "known incorrect sRGB profile"), and the copy is re-encoded anyway.
     failOn: 'error',
     limitInputPixels: bounds.maxInputPixels,
     autoOrient: true,
-    pages: 1,
-    page: 0,
+    ...(frames > 1 ? { animated: true } : { pages: 1, page: 0 }),
   };
 }
 

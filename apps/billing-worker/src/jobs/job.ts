@@ -1,4 +1,5 @@
 import type { Database } from '@nestegg/db';
+import type { MembershipSync, StoreApi } from '@nestegg/membership';
 import type { Logger } from 'pino';
 import type { WorkerEnv } from '../env.js';
 
@@ -9,6 +10,15 @@ export interface JobContext {
   now: () => Date;
   /** `APP_TIMEZONE`: the ledger's calendar (whose day it is for recurring transactions). */
   timeZone: string;
+  /** The billing jobs' membership rules and store (the worker always sets it; other jobs' tests need not). */
+  membership?: MembershipJobContext;
+}
+
+export interface MembershipJobContext {
+  sync: MembershipSync;
+  store: StoreApi | null;
+  /** Hands stored store notifications to the job engine; returns how many. */
+  dispatchInbox: () => Promise<number>;
 }
 
 /** A job the worker schedules: its queue, when it runs, and what it does (returns a summary for the log). */

@@ -3,18 +3,33 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   errorResponses,
+  IdempotencyHeadersSchema,
   IdParamSchema,
   IdSchema,
   InstantSchema,
   meta,
-  PageQuerySchema,
   paginated,
   routerOptions,
 } from '../common.js';
 import { text } from '../text.js';
-import { AuthorSchema, BoardCategorySchema, COMMENT_BODY_MAX, voteFields } from './shared.js';
+import {
+  AuthorSchema,
+  BOARD_EDITS_PER_MINUTE,
+  BOARD_PAGING,
+  BoardCategorySchema,
+  BoardPageQuerySchema,
+  boardPageFields,
+  COMMENT_BODY_MAX,
+  HOT_MIN_UP_VOTES,
+  HOT_WINDOW_HOURS,
+  SPAM_BLOCK_REASON,
+  voteFields,
+} from './shared.js';
 
 const c = initContract();
+
+/** Comments a member may write per minute; more → 429 RATE_LIMITED. */
+export const COMMENTS_PER_MINUTE = 12;
 
 export const CommentSchema = z.object({
   id: IdSchema,
@@ -22,7 +37,7 @@ export const CommentSchema = z.object({
   body: text().nullable().describe('null when blocked and the caller is not an admin'),
   author: AuthorSchema,
   blocked: z.boolean(),
-  hot: z.boolean(),
+  hot: z.boolean().describe(`Created within ${HOT_WINDOW_HOURS} hours with ${HOT_MIN_UP_VOTES} or more up votes`),
   ...voteFields,
   createdAt: InstantSchema,
   updatedAt: InstantSchema,
@@ -35,9 +50,20 @@ export const MyCommentSchema = CommentSchema.extend({
 });
 export type MyComment = z.infer<typeof MyCommentSchema>;
 
-export const CommentPageSchema = paginated(CommentSchema);
+export const CommentPageSchema = paginated(CommentSchema).extend({
+  ...boardPageFields,
+  total: z.number().int().min(0).describe('Comments of the post, blocked ones included (all pages)'),
+});
 export type CommentPage = z.infer<typeof CommentPageSchema>;
-export const MyCommentPageSchema = paginated(MyCommentSchema);
+export const MyCommentPageSchema = paginated(MyCommentSchema).extend({
+  ...boardPageFields,
+  total: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .describe("Your comments (all pages); null on a page read with `cursor` (keep the first page's value)"),
+});
 export type MyCommentPage = z.infer<typeof MyCommentPageSchema>;
 
 export const CommentBodyRequestSchema = z.object({
@@ -52,8 +78,11 @@ export const commentsContract = c.router(
       method: 'GET',
       path: '/api/board/posts/:id/comments',
       summary: 'Comments of a post: hot first, then oldest first',
+      description:
+        `Hot comments (oldest first among them), then the others, oldest first. ${BOARD_PAGING} A blocked ` +
+        "comment's `body` is null for everyone but admins; a blocked post is 404 for everyone but admins.",
       pathParams: IdParamSchema,
-      query: PageQuerySchema,
+      query: BoardPageQuerySchema,
       responses: { 200: CommentPageSchema, ...errorResponses(400, 404) },
       metadata: meta('optional'),
     },
@@ -61,24 +90,36 @@ export const commentsContract = c.router(
       method: 'POST',
       path: '/api/board/posts/:id/comments',
       summary: 'Comment on a post (+10 points, capped; blocked when spam is detected)',
+      description:
+        `A comment matching a spam keyword is stored blocked (\`blockReason\` \`${SPAM_BLOCK_REASON}\` for admins) ` +
+        'and earns no points; otherwise +10 points, at most 50 a day for posts and comments together. A blocked ' +
+        `post is 404 for everyone but admins. At most ${COMMENTS_PER_MINUTE} comments a minute per member (429 ` +
+        '`RATE_LIMITED` with `Retry-After`). Send an `Idempotency-Key` so that a retry answers the first result ' +
+        'instead of commenting twice.',
       pathParams: IdParamSchema,
+      headers: IdempotencyHeadersSchema,
       body: CommentBodyRequestSchema,
-      responses: { 201: CommentSchema, ...errorResponses(400, 401, 404, 413, 415) },
+      responses: { 201: CommentSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429) },
       metadata: meta('login'),
     },
     updateComment: {
       method: 'PUT',
       path: '/api/board/comments/:id',
       summary: 'Edit your comment (admins: any comment)',
+      description:
+        "Another member's comment, or a blocked one, → 403 `FORBIDDEN` (admins may edit any). An edit that " +
+        `matches a spam keyword blocks the comment. At most ${BOARD_EDITS_PER_MINUTE} edits of posts and ` +
+        'comments a minute per member (429 `RATE_LIMITED`).',
       pathParams: IdParamSchema,
       body: CommentBodyRequestSchema,
-      responses: { 200: CommentSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      responses: { 200: CommentSchema, ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
       metadata: meta('login'),
     },
     deleteComment: {
       method: 'DELETE',
       path: '/api/board/comments/:id',
       summary: 'Delete your comment (admins: any comment)',
+      description: "Another member's comment → 403 `FORBIDDEN`; its author may delete it even when blocked.",
       pathParams: IdParamSchema,
       responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
       metadata: meta('login'),
@@ -87,7 +128,10 @@ export const commentsContract = c.router(
       method: 'GET',
       path: '/api/board/my/comments',
       summary: 'Your comments with their post title and board, newest first',
-      query: PageQuerySchema,
+      description:
+        `Comments on posts you cannot read (blocked posts of others) are left out; a blocked comment's \`body\` ` +
+        `is null. ${BOARD_PAGING}`,
+      query: BoardPageQuerySchema,
       responses: { 200: MyCommentPageSchema, ...errorResponses(400, 401) },
       metadata: meta('login'),
     },

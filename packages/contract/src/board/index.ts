@@ -9,10 +9,25 @@ import {
   MyCommentSchema,
 } from './comments.js';
 import { ImageUploadResponseSchema, imagesContract } from './images.js';
-import { moderationContract, ReportedItemPageSchema, ReportedItemSchema, ReportRequestSchema } from './moderation.js';
+import {
+  ModerationEventSchema,
+  moderationContract,
+  ReportedItemPageSchema,
+  ReportedItemSchema,
+  ReportHistorySchema,
+  ReportRecordSchema,
+  ReportRequestSchema,
+} from './moderation.js';
 import { MyPostPageSchema, PostDetailSchema, PostPageSchema, PostSummarySchema, postsContract } from './posts.js';
 import { AuthorSchema, BoardCategorySchema, ReportTargetTypeSchema, VoteDirectionSchema } from './shared.js';
-import { BoardTagSchema, TagGroupListSchema, TagGroupSchema, tagGroupsContract } from './tag-groups.js';
+import { CreateSpamKeywordRequestSchema, SpamKeywordListSchema, SpamKeywordSchema, spamContract } from './spam.js';
+import {
+  BoardTagRequestSchema,
+  BoardTagSchema,
+  TagGroupListSchema,
+  TagGroupSchema,
+  tagGroupsContract,
+} from './tag-groups.js';
 import { RecommenderPageSchema, VoteRequestSchema, VoteResultSchema, votesContract } from './votes.js';
 
 export * from './comments.js';
@@ -20,6 +35,7 @@ export * from './images.js';
 export * from './moderation.js';
 export * from './posts.js';
 export * from './shared.js';
+export * from './spam.js';
 export * from './tag-groups.js';
 export * from './votes.js';
 
@@ -29,13 +45,15 @@ export const boardContract: typeof postsContract &
   typeof votesContract &
   typeof moderationContract &
   typeof imagesContract &
-  typeof tagGroupsContract = {
+  typeof tagGroupsContract &
+  typeof spamContract = {
   ...postsContract,
   ...commentsContract,
   ...votesContract,
   ...moderationContract,
   ...imagesContract,
   ...tagGroupsContract,
+  ...spamContract,
 };
 
 /** Component names of the board area (see schema-names.ts). */
@@ -55,12 +73,19 @@ export const boardNamedSchemas: NamedSchemas = {
   BoardTag: BoardTagSchema,
   TagGroup: TagGroupSchema,
   TagGroupList: TagGroupListSchema,
+  BoardTagRequest: BoardTagRequestSchema,
   ReportedItem: ReportedItemSchema,
   ReportedItemPage: ReportedItemPageSchema,
+  ReportRecord: ReportRecordSchema,
+  ReportHistory: ReportHistorySchema,
+  ModerationEvent: ModerationEventSchema,
   BoardCategory: BoardCategorySchema,
   VoteDirection: VoteDirectionSchema,
   ReportTargetType: ReportTargetTypeSchema,
   CommentRequest: CommentBodyRequestSchema,
   VoteRequest: VoteRequestSchema,
   ReportRequest: ReportRequestSchema,
+  SpamKeyword: SpamKeywordSchema,
+  SpamKeywordList: SpamKeywordListSchema,
+  SpamKeywordRequest: CreateSpamKeywordRequestSchema,
 };

@@ -1,11 +1,23 @@
-/** Tag groups: the tags a board offers. */
+/** Tag groups: the tags a board offers, and their management by administrators. */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { errorResponses, IdSchema, listOf, meta, routerOptions } from '../common.js';
+import {
+  errorResponses,
+  IdParamSchema,
+  IdSchema,
+  listOf,
+  meta,
+  nameSchema,
+  ReorderBodySchema,
+  routerOptions,
+} from '../common.js';
 import { text } from '../text.js';
-import { BoardCategorySchema, boardCategories } from './shared.js';
+import { BOARD_TAG_MAX, BoardCategorySchema, boardCategories } from './shared.js';
 
 const c = initContract();
+
+/** Longest tag group name. */
+export const TAG_GROUP_NAME_MAX = 50;
 
 export const BoardTagSchema = z.object({ id: IdSchema, name: text(), sortOrder: z.number().int() });
 export type BoardTag = z.infer<typeof BoardTagSchema>;
@@ -28,7 +40,30 @@ export const TagGroupQuerySchema = z.object({
 });
 export type TagGroupQuery = z.infer<typeof TagGroupQuerySchema>;
 
-/** Tag group routes. */
+const TagGroupBoardsSchema = z
+  .array(BoardCategorySchema)
+  .max(boardCategories.length)
+  .refine((boards) => new Set(boards).size === boards.length, 'boards must be unique')
+  .describe('Boards the group is shown on; empty = every board');
+
+export const CreateTagGroupRequestSchema = z.object({
+  name: nameSchema(TAG_GROUP_NAME_MAX).describe('Unique among the groups'),
+  boards: TagGroupBoardsSchema.default([]),
+});
+export type CreateTagGroupRequest = z.infer<typeof CreateTagGroupRequestSchema>;
+export const UpdateTagGroupRequestSchema = z
+  .object({
+    name: nameSchema(TAG_GROUP_NAME_MAX).optional().describe('Unique among the groups'),
+    boards: TagGroupBoardsSchema.optional(),
+  })
+  .describe('The fields to change; absent fields stay as they are');
+export type UpdateTagGroupRequest = z.infer<typeof UpdateTagGroupRequestSchema>;
+export const BoardTagRequestSchema = z.object({
+  name: nameSchema(BOARD_TAG_MAX).describe('Unique within its group'),
+});
+export type BoardTagRequest = z.infer<typeof BoardTagRequestSchema>;
+
+/** Tag group routes: the list for writers, and its management (admin). */
 export const tagGroupsContract = c.router(
   {
     tagGroups: {
@@ -38,6 +73,74 @@ export const tagGroupsContract = c.router(
       query: TagGroupQuerySchema,
       responses: { 200: TagGroupListSchema, ...errorResponses(400, 401) },
       metadata: meta('login'),
+    },
+    createTagGroup: {
+      method: 'POST',
+      path: '/api/board/tag-groups',
+      summary: 'Create a tag group (goes last); a name another group has → 409 DUPLICATE_NAME',
+      body: CreateTagGroupRequestSchema,
+      responses: { 201: TagGroupSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
+      metadata: meta('admin'),
+    },
+    reorderTagGroups: {
+      method: 'PUT',
+      path: '/api/board/tag-groups/reorder',
+      summary: 'New order of all tag groups: every group id, each once (else 400 INVALID_REORDER)',
+      body: ReorderBodySchema,
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 413, 415) },
+      metadata: meta('admin'),
+    },
+    updateTagGroup: {
+      method: 'PUT',
+      path: '/api/board/tag-groups/:id',
+      summary: 'Rename a tag group or change its boards',
+      pathParams: IdParamSchema,
+      body: UpdateTagGroupRequestSchema,
+      responses: { 200: TagGroupSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      metadata: meta('admin'),
+    },
+    deleteTagGroup: {
+      method: 'DELETE',
+      path: '/api/board/tag-groups/:id',
+      summary: 'Delete a tag group and its tags (posts keep the tag names they carry)',
+      pathParams: IdParamSchema,
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+      metadata: meta('admin'),
+    },
+    createBoardTag: {
+      method: 'POST',
+      path: '/api/board/tag-groups/:id/tags',
+      summary: 'Add a tag to a group (goes last); a name the group has → 409 DUPLICATE_NAME',
+      pathParams: IdParamSchema,
+      body: BoardTagRequestSchema,
+      responses: { 201: BoardTagSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      metadata: meta('admin'),
+    },
+    reorderBoardTags: {
+      method: 'PUT',
+      path: '/api/board/tag-groups/:id/tags/reorder',
+      summary: "New order of a group's tags: every tag id of the group, each once (else 400 INVALID_REORDER)",
+      pathParams: IdParamSchema,
+      body: ReorderBodySchema,
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
+      metadata: meta('admin'),
+    },
+    updateBoardTag: {
+      method: 'PUT',
+      path: '/api/board/tags/:id',
+      summary: 'Rename a board tag (posts keep the name they carry)',
+      pathParams: IdParamSchema,
+      body: BoardTagRequestSchema,
+      responses: { 200: BoardTagSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      metadata: meta('admin'),
+    },
+    deleteBoardTag: {
+      method: 'DELETE',
+      path: '/api/board/tags/:id',
+      summary: 'Delete a board tag (posts keep the name they carry)',
+      pathParams: IdParamSchema,
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+      metadata: meta('admin'),
     },
   },
   routerOptions,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   CategoryNameSchema,
   CategoryTypeSchema,
+  DateSchema,
   errorResponses,
   InstantSchema,
   LedgerTypeSchema,
@@ -15,6 +16,7 @@ import {
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
 import { text } from '../text.js';
+import { CreateOnetimeBudgetRequestSchema } from './budgets.js';
 import { EntryFieldsSchema } from './entries.js';
 import { RecurringFieldsSchema } from './recurrings.js';
 import { CategoryRefSchema, MemoSchema, TagNameSchema, TEMPLATE_NAME_MAX } from './shared.js';
@@ -30,23 +32,55 @@ export const BACKUP_LIST_MAX = 5_000;
 const WalletRefSchema = text().trim().min(1).max(30).nullable().optional().describe('Wallet name');
 
 export const BackupAccountSchema = WalletFieldsSchema.extend({
-  balance: MoneySchema.default(0),
-  sortOrder: SortOrderSchema.optional(),
+  balance: MoneySchema.default(0).describe(
+    'The balance at export. Restore: ignored when openingBalance is given (the balance is then the opening balance plus the confirmed entries); without openingBalance, the opening balance is set so that the wallet ends at this balance',
+  ),
+  sortOrder: SortOrderSchema.optional().describe('Default: the position in the list'),
 });
 export const BackupTagSchema = z.object({ name: TagNameSchema, sortOrder: SortOrderSchema.optional() });
 export const BackupCategorySchema = z.object({
   name: CategoryNameSchema,
   type: CategoryTypeSchema,
   parent: CategoryNameSchema.nullable().optional().describe('Name of the top-level parent of the same type'),
-  sortOrder: SortOrderSchema.optional(),
+  sortOrder: SortOrderSchema.optional().describe('Default: the position among its siblings in the list'),
 });
-export const BackupEntrySchema = EntryFieldsSchema.omit({ accountId: true }).extend({
-  account: WalletRefSchema,
-  pending: z.boolean().optional(),
-});
-export const BackupRecurringSchema = RecurringFieldsSchema.omit({ accountId: true }).extend({
-  account: WalletRefSchema,
-});
+
+type ForeignFields = { currency?: string | null; originalAmount?: string | null; exchangeRate?: string | null };
+/** The foreign triple comes whole or not at all; instalments are for expenses (as the entries' CHECKs say). */
+const checkBackupEntry = (
+  v: ForeignFields & { type: string; installmentMonths?: number | null },
+  ctx: z.RefinementCtx,
+): void => {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+  const foreign = [v.currency, v.originalAmount, v.exchangeRate].filter((value) => value != null).length;
+  if (foreign === 1 || foreign === 2) issue('currency', 'currency, originalAmount and exchangeRate come together');
+  if (v.installmentMonths != null && v.type !== 'EXPENSE') issue('installmentMonths', 'only for expenses');
+};
+
+/** An entry; tags and the wallet by name. Empty optional fields may be left out (the export leaves them out). */
+export const BackupEntrySchema = EntryFieldsSchema.omit({ accountId: true })
+  .extend({
+    account: WalletRefSchema,
+    pending: z.boolean().optional().describe('Unconfirmed (from a card notification); default false'),
+    notifKey: text()
+      .trim()
+      .min(1)
+      .max(200)
+      .nullable()
+      .optional()
+      .describe('De-duplication key of the card notification that created it'),
+  })
+  .superRefine(checkBackupEntry);
+export const BackupRecurringSchema = RecurringFieldsSchema.omit({ accountId: true })
+  .extend({
+    account: WalletRefSchema,
+    lastRunOn: DateSchema.nullable()
+      .optional()
+      .describe(
+        'Occurrences up to this day are settled (their entries are in the backup). Absent: settled up to yesterday, so a restore never posts past occurrences again',
+      ),
+  })
+  .refine((v) => v.endDate == null || v.endDate >= v.startDate, { message: 'before startDate', path: ['endDate'] });
 export const BackupBudgetSchema = z.object({
   category: CategoryRefSchema,
   amount: NonNegativeMoneySchema,
@@ -58,7 +92,7 @@ export const BackupQuickEntrySchema = z.object({
   category: CategoryRefSchema.nullable().optional(),
   account: WalletRefSchema,
   memo: MemoSchema.nullable().optional(),
-  sortOrder: SortOrderSchema.optional(),
+  sortOrder: SortOrderSchema.optional().describe('Default: the position in the list'),
 });
 
 const list = <T extends z.ZodTypeAny>(item: T, max = BACKUP_LIST_MAX) => z.array(item).max(max).default([]);
@@ -66,30 +100,38 @@ const list = <T extends z.ZodTypeAny>(item: T, max = BACKUP_LIST_MAX) => z.array
 export const BackupObjectSchema = z.object({
   version: z.literal(BACKUP_VERSION).default(BACKUP_VERSION),
   exportedAt: InstantSchema.optional(),
-  accounts: list(BackupAccountSchema),
-  tags: list(BackupTagSchema),
-  categories: list(BackupCategorySchema),
-  entries: list(BackupEntrySchema, BACKUP_ENTRIES_MAX),
+  accounts: list(BackupAccountSchema).describe('Wallets, unique by name'),
+  tags: list(BackupTagSchema).describe('Unique by name'),
+  categories: list(BackupCategorySchema).describe('Unique by type and name across both levels'),
+  entries: list(BackupEntrySchema, BACKUP_ENTRIES_MAX).describe(
+    'Oldest first. A category is a name (it need not be in `categories`: a deleted category keeps its uses); a wallet and tags must be in the backup',
+  ),
   recurrings: list(BackupRecurringSchema),
-  budgets: list(BackupBudgetSchema).describe('Placed in the current month on restore'),
+  budgets: list(BackupBudgetSchema).describe("The current month's budgets; placed in the current month on restore"),
+  onetimeBudgets: list(CreateOnetimeBudgetRequestSchema).describe('One-time budgets with their own dates'),
+  expectedIncome: NonNegativeMoneySchema.nullable()
+    .optional()
+    .describe("The current month's expected income; placed in the current month on restore"),
   quickEntries: list(BackupQuickEntrySchema),
 });
 
-/** The restore body: refused when every list is empty. */
-export const BackupSchema = BackupObjectSchema.refine(
-  (b) =>
-    b.accounts.length +
-      b.tags.length +
-      b.categories.length +
-      b.entries.length +
-      b.recurrings.length +
-      b.budgets.length +
-      b.quickEntries.length >
-    0,
-  { message: 'the backup holds no data' },
-);
+const hasData = (b: z.infer<typeof BackupObjectSchema>): boolean =>
+  b.accounts.length +
+    b.tags.length +
+    b.categories.length +
+    b.entries.length +
+    b.recurrings.length +
+    b.budgets.length +
+    b.onetimeBudgets.length +
+    b.quickEntries.length >
+    0 || b.expectedIncome != null;
+
+/** The restore body: refused when it holds no data (400 `EMPTY_BACKUP`). */
+export const BackupSchema = BackupObjectSchema.refine(hasData, { message: 'the backup holds no data' });
 export type Backup = z.infer<typeof BackupSchema>;
 export type BackupInput = z.input<typeof BackupSchema>;
+/** Whether a parsed backup holds anything to restore. */
+export const backupHasData: (backup: Backup) => boolean = hasData;
 
 export const RestoreResultSchema = z.object({
   accounts: z.number().int().min(0),
@@ -98,6 +140,8 @@ export const RestoreResultSchema = z.object({
   entries: z.number().int().min(0),
   recurrings: z.number().int().min(0),
   budgets: z.number().int().min(0),
+  onetimeBudgets: z.number().int().min(0),
+  expectedIncome: z.boolean().describe("Whether the current month's expected income was set"),
   quickEntries: z.number().int().min(0),
 });
 export type RestoreResult = z.infer<typeof RestoreResultSchema>;
@@ -108,6 +152,8 @@ export const backupContract = c.router(
       method: 'GET',
       path: '/api/account/backup',
       summary: 'Export the ledger as a backup (the body restore takes)',
+      description:
+        "Streamed as it is read (chunked, one consistent snapshot of the ledger) with `Content-Disposition: attachment`. Account numbers are exported decrypted: the backup is the member's own copy. Budgets and the expected income are the current month's.",
       responses: { 200: BackupObjectSchema, ...errorResponses(401, 403) },
       metadata: meta('premium'),
     },
@@ -115,6 +161,8 @@ export const backupContract = c.router(
       method: 'POST',
       path: '/api/account/restore',
       summary: 'Replace all ledger data with a backup (one transaction; investments are deleted)',
+      description:
+        "Deletes every ledger record of the caller (entries, wallets, categories, tags, recurrings, budgets of every month, one-time budgets, expected incomes, quick entries, investment holdings and trades) and recreates the backup's by name, in the order wallets, tags, categories (top level, then sub-categories), entries, recurrings, budgets, quick entries, in one transaction: any failure leaves the old data as it was. Budgets and the expected income are placed in the current month. FREE-tier limits do not apply. A backup with no data is 400 `EMPTY_BACKUP`; one that names a wallet, tag or parent category it does not hold, or holds a name twice, is 400 `INVALID_BACKUP` (`errors` names the places). The body may be far larger than other requests' (`RESTORE_MAX_BYTES`, 64 MB by default; beyond: 413).",
       body: BackupSchema,
       responses: { 200: RestoreResultSchema, ...errorResponses(400, 401, 403, 413, 415) },
       metadata: meta('premium'),
@@ -127,4 +175,6 @@ export const backupContract = c.router(
 export const backupNamedSchemas: NamedSchemas = {
   Backup: BackupObjectSchema,
   RestoreResult: RestoreResultSchema,
+  // Shared with the one-time budget create body: one component instead of the same object written twice.
+  CreateOnetimeBudgetRequest: CreateOnetimeBudgetRequestSchema,
 };

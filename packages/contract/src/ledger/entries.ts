@@ -168,18 +168,36 @@ export const NotificationKindSchema = z.enum(['APPROVAL', 'CANCELLATION']);
 export type NotificationKind = z.infer<typeof NotificationKindSchema>;
 
 export const ParseRequestSchema = z.object({
-  text: text().trim().min(1).max(NOTIFICATION_TEXT_MAX).describe('SMS or push text'),
+  text: text()
+    .trim()
+    .min(1)
+    .max(NOTIFICATION_TEXT_MAX)
+    .describe('SMS text, or a push as its title, a line break and its body'),
+  receivedAt: InstantSchema.optional().describe(
+    'When the device received it (default: now); a text without a year takes the year that puts it nearest before this',
+  ),
 });
 export type ParseRequest = z.infer<typeof ParseRequestSchema>;
 
 export const ParsedNotificationSchema = z.object({
   ignored: z.literal(false),
-  cardCompany: text().nullable(),
-  amount: PositiveMoneySchema,
-  merchant: text().nullable(),
   kind: NotificationKindSchema,
-  approved: z.boolean().describe('true for an approval'),
-  installmentMonths: InstallmentMonthsSchema.nullable(),
+  cardCompany: text()
+    .nullable()
+    .describe(
+      'Canonical issuer (KB국민, 신한, 삼성, 현대, 롯데, 하나, 우리, BC, NH농협, 씨티, IBK, 카카오뱅크, 토스, …); null when unknown',
+    ),
+  cardLast4: text()
+    .regex(/^\d{4}$/)
+    .nullable()
+    .describe('Last four card digits, only when the text shows them unmasked'),
+  amount: PositiveMoneySchema.nullable().describe('Whole local units; null for a foreign-currency amount'),
+  currency: CurrencySchema.describe('ISO 4217 code of the amount written in the text'),
+  originalAmount: OriginalAmountSchema.nullable().describe('The foreign amount as written; null for local currency'),
+  merchant: text().nullable(),
+  installmentMonths: InstallmentMonthsSchema.nullable().describe('null for a lump sum'),
+  occurredAt: InstantSchema.nullable().describe('Approval time; null when the text shows none'),
+  cumulativeAmount: NonNegativeMoneySchema.nullable().describe('The running total (누적) the text shows'),
 });
 export type ParsedNotification = z.infer<typeof ParsedNotificationSchema>;
 export const IgnoredNotificationSchema = z.object({
@@ -190,25 +208,26 @@ export const ParseResultSchema = z.union([ParsedNotificationSchema, IgnoredNotif
 export type ParseResult = z.infer<typeof ParseResultSchema>;
 
 export const NotificationRequestSchema = ParseRequestSchema.extend({
-  receivedAt: InstantSchema.optional().describe('When the device received it; defaults to now'),
-  notifKey: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('De-duplication key; derived from the text and receivedAt when omitted'),
-  accountId: IdSchema.optional().describe('Wallet chosen on the device; corrected to the matched card'),
+  accountId: IdSchema.optional().describe(
+    "Wallet chosen on the device (else 404 when not one of the caller's): kept when it is a card wallet the text does not contradict, otherwise replaced by the matched card",
+  ),
 });
 export type NotificationRequest = z.infer<typeof NotificationRequestSchema>;
 
 export const NotificationCreatedSchema = z.object({ created: z.literal(true), entry: EntrySchema });
 export type NotificationCreated = z.infer<typeof NotificationCreatedSchema>;
+export const NotificationSkipReasonSchema = z
+  .enum(['IGNORED', 'UNREADABLE', 'DUPLICATE', 'CANCELLED', 'APPROVAL_NOT_FOUND'])
+  .describe(
+    'IGNORED: no card approval or cancellation; UNREADABLE: no amount could be read; DUPLICATE: this approval or cancellation was already recorded; CANCELLED: a cancellation removed its approval; APPROVAL_NOT_FOUND: a cancellation matched no recorded approval',
+  );
+export type NotificationSkipReason = z.infer<typeof NotificationSkipReasonSchema>;
 export const NotificationSkippedSchema = z.object({
   created: z.literal(false),
-  reason: z
-    .enum(['IGNORED', 'CANCELLATION', 'DUPLICATE'])
-    .describe('No approval signal, a cancellation, or an already recorded notification'),
+  reason: NotificationSkipReasonSchema,
+  entryId: IdSchema.nullable().describe(
+    'DUPLICATE: the entry the approval already created (null for a cancellation); CANCELLED: the approval entry removed; otherwise null',
+  ),
 });
 export type NotificationSkipped = z.infer<typeof NotificationSkippedSchema>;
 
@@ -304,6 +323,8 @@ export const entriesContract = c.router(
       method: 'POST',
       path: '/api/account/entries/parse',
       summary: 'Parse a card message or push text; nothing is saved',
+      description:
+        'Reads a card-company SMS or app push: `{ignored: true}` for texts that report no card approval or cancellation (advertising, balance notices, one-time codes), else the fields read from it. A value the text does not show, or that cannot be read, is null.',
       body: ParseRequestSchema,
       responses: { 200: ParseResultSchema, ...errorResponses(400, 401, 413, 415) },
       metadata: meta('login'),
@@ -312,11 +333,13 @@ export const entriesContract = c.router(
       method: 'POST',
       path: '/api/account/entries/notification',
       summary: 'Create a pending expense from a card notification (duplicates create nothing)',
+      description:
+        "An approval creates a pending EXPENSE dated on the approval day (APP_TIMEZONE), on the caller's card wallet of the text's issuer (and last four digits when both are known; a single card wallet is chosen when nothing contradicts it), memo = merchant, category learned from the caller's confirmed entries. The same approval sent again, by SMS or by push, is recognised by its content (issuer, card digits, amount, approval minute, merchant) and creates nothing (200 `DUPLICATE`). A foreign amount is converted at that day's rate (503 when the exchange-rate provider cannot answer; never 1:1). A cancellation removes the approval it cancels (same card, amount and merchant, approved within the 90 days before): 200 `CANCELLED`.",
       body: NotificationRequestSchema,
       responses: {
         200: NotificationSkippedSchema,
         201: NotificationCreatedSchema,
-        ...errorResponses(400, 401, 403, 413, 415),
+        ...errorResponses(400, 401, 403, 404, 413, 415, 503),
       },
       metadata: meta('premium'),
     },
@@ -324,6 +347,8 @@ export const entriesContract = c.router(
       method: 'POST',
       path: '/api/account/entries/:id/confirm',
       summary: 'Confirm a pending entry (idempotent)',
+      description:
+        'The entry then counts in wallet balances, budgets and statistics, and teaches its memo and category to later notifications. Confirming a confirmed entry answers it unchanged.',
       pathParams: IdParamSchema,
       body: c.noBody(),
       responses: { 200: EntrySchema, ...errorResponses(400, 401, 403, 404) },
@@ -391,4 +416,5 @@ export const entriesNamedSchemas: NamedSchemas = {
   QuickEntry: QuickEntrySchema,
   QuickEntryList: QuickEntryListSchema,
   NotificationKind: NotificationKindSchema,
+  NotificationSkipReason: NotificationSkipReasonSchema,
 };

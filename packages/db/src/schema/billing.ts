@@ -1,7 +1,23 @@
 import { relations, sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { createdAt, instant } from './_common';
+import { boolean, index, integer, jsonb, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, instant, updatedAt } from './_common';
 import { member } from './members';
+
+/**
+ * A store purchase's state as the store last reported it (Google Play's `SubscriptionState`, plus
+ * REVOKED for a purchase the store voided: refund or chargeback).
+ */
+export const purchaseState = pgEnum('purchase_state', [
+  'PENDING',
+  'ACTIVE',
+  'CANCELED',
+  'IN_GRACE',
+  'ON_HOLD',
+  'PAUSED',
+  'EXPIRED',
+  'REVOKED',
+]);
+export type PurchaseState = (typeof purchaseState.enumValues)[number];
 
 /** A verified store purchase; `purchase_token` is unique so a purchase is applied once. */
 export const iapPurchase = pgTable(
@@ -18,10 +34,53 @@ export const iapPurchase = pgTable(
     expiresAt: instant('expires_at'),
     /** Verification answer or request as received. */
     raw: jsonb('raw'),
+    state: purchaseState('state').notNull().default('PENDING'),
+    autoRenew: boolean('auto_renew').notNull().default(false),
+    /** The purchase this one replaced (upgrade, downgrade, re-signup), as the store links them. */
+    linkedPurchaseToken: text('linked_purchase_token'),
+    /** A later purchase replaced this one: it grants nothing any more. */
+    supersededAt: instant('superseded_at'),
+    /** The store voided it (refund, chargeback): revoked at once. */
+    voidedAt: instant('voided_at'),
+    /** The store confirmed our acknowledgement (an unacknowledged purchase is refunded after 3 days). */
+    acknowledgedAt: instant('acknowledged_at'),
+    /** A test-mode purchase (`test-…` token), never seen by the store. */
+    test: boolean('test').notNull().default(false),
+    /** Last time the store's state was read for this purchase. */
+    checkedAt: instant('checked_at'),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
-  (t) => [index('iap_purchase_member_created_idx').on(t.memberId, t.createdAt)],
+  (t) => [
+    index('iap_purchase_member_created_idx').on(t.memberId, t.createdAt),
+    index('iap_purchase_unacknowledged_idx')
+      .on(t.createdAt)
+      .where(sql`${t.acknowledgedAt} is null and not ${t.test} and ${t.state} <> 'PENDING'`),
+  ],
 );
+
+export const storeNotificationStatus = pgEnum('store_notification_status', [
+  /** Stored, not yet handed to the job engine. */
+  'RECEIVED',
+  /** A job processes it. */
+  'DISPATCHED',
+  'PROCESSED',
+  /** Not processable (malformed, another app's package): kept with its error, never retried. */
+  'REJECTED',
+  /** About a purchase no member holds (yet): kept and reported; a later verify of the token settles it. */
+  'UNMATCHED',
+  /** Every retry failed: kept with its last error. */
+  'FAILED',
+]);
+export type StoreNotificationStatus = (typeof storeNotificationStatus.enumValues)[number];
+
+export const storeNotificationKind = pgEnum('store_notification_kind', [
+  'SUBSCRIPTION',
+  'VOIDED_PURCHASE',
+  'ONE_TIME_PRODUCT',
+  'TEST',
+]);
+export type StoreNotificationKind = (typeof storeNotificationKind.enumValues)[number];
 
 /** Inbox of the store's real-time notifications (de-duplicated by the message id). */
 export const storeNotification = pgTable(
@@ -33,8 +92,38 @@ export const storeNotification = pgTable(
     receivedAt: instant('received_at').notNull().defaultNow(),
     processedAt: instant('processed_at'),
     error: text('error'),
+    /** Null when the inner payload could not be read. */
+    kind: storeNotificationKind('kind'),
+    /** `subscriptionNotification.notificationType` (1–13, 19, 20, …). */
+    notificationType: integer('notification_type'),
+    purchaseToken: text('purchase_token'),
+    status: storeNotificationStatus('status').notNull().default('RECEIVED'),
+    /** What processing did, e.g. `APPLIED`, `TEST`, `NOT_A_PREMIUM_PRODUCT`. */
+    outcome: text('outcome'),
+    attempts: integer('attempts').notNull().default(0),
+    dispatchedAt: instant('dispatched_at'),
   },
-  (t) => [index('store_notification_unprocessed_idx').on(t.receivedAt).where(sql`${t.processedAt} is null`)],
+  (t) => [
+    index('store_notification_received_idx').on(t.id).where(sql`${t.status} = 'RECEIVED'`),
+    index('store_notification_unmatched_idx').on(t.purchaseToken).where(sql`${t.status} = 'UNMATCHED'`),
+  ],
+);
+
+/**
+ * Store subscriptions to cancel after their member withdrew: the purchase rows are deleted with the
+ * member (spec rule 5), this row keeps only what the store call needs until the store confirmed it.
+ */
+export const storeCancellation = pgTable(
+  'store_cancellation',
+  {
+    purchaseToken: text('purchase_token').primaryKey(),
+    productId: text('product_id').notNull(),
+    requestedAt: instant('requested_at').notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    doneAt: instant('done_at'),
+  },
+  (t) => [index('store_cancellation_pending_idx').on(t.requestedAt).where(sql`${t.doneAt} is null`)],
 );
 
 export const iapPurchaseRelations = relations(iapPurchase, ({ one }) => ({
@@ -45,3 +134,4 @@ export type IapPurchase = typeof iapPurchase.$inferSelect;
 export type NewIapPurchase = typeof iapPurchase.$inferInsert;
 export type StoreNotification = typeof storeNotification.$inferSelect;
 export type NewStoreNotification = typeof storeNotification.$inferInsert;
+export type StoreCancellation = typeof storeCancellation.$inferSelect;

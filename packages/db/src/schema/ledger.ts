@@ -396,6 +396,43 @@ export const walletValueHistory = pgTable(
   ],
 );
 
+/**
+ * What the member's confirmed entries teach about merchants (card-notification learning): how many confirmed
+ * entries of a type have a memo whose key is `merchant` (lower case, no whitespace: `nestegg_merchant_key`)
+ * and that category. Maintained by triggers on `account_entry` (custom migration), so every write path
+ * (entries, confirm, the recurring job, restore, renames) keeps it true; rows at zero uses are removed.
+ */
+export const merchantCategory = pgTable(
+  'merchant_category',
+  {
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    type: ledgerType('type').notNull(),
+    merchant: text('merchant').notNull(),
+    category: text('category').notNull(),
+    uses: integer('uses').notNull(),
+  },
+  (t) => [primaryKey({ name: 'merchant_category_pk', columns: [t.memberId, t.type, t.merchant, t.category] })],
+);
+
+/**
+ * Card cancellations already applied, by their content key: the same cancellation arriving again (by SMS
+ * and by push) cancels nothing more. `entry_id` is the approval it removed (null when none was found).
+ */
+export const cardCancellation = pgTable(
+  'card_cancellation',
+  {
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    notifKey: text('notif_key').notNull(),
+    entryId: integer('entry_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'card_cancellation_pk', columns: [t.memberId, t.notifKey] })],
+);
+
 export const accountRelations = relations(account, ({ one, many }) => ({
   member: one(member, { fields: [account.memberId], references: [member.id] }),
   entries: many(accountEntry),
@@ -478,5 +515,7 @@ export type NewBudgetOnetime = typeof budgetOnetime.$inferInsert;
 export type Recurring = typeof recurring.$inferSelect;
 export type NewRecurring = typeof recurring.$inferInsert;
 export type WalletValueHistory = typeof walletValueHistory.$inferSelect;
+export type MerchantCategory = typeof merchantCategory.$inferSelect;
+export type CardCancellation = typeof cardCancellation.$inferSelect;
 export type QuickEntry = typeof quickEntry.$inferSelect;
 export type NewQuickEntry = typeof quickEntry.$inferInsert;

@@ -47,6 +47,11 @@ export const member = pgTable(
     idponePicture: text('idpone_picture'),
     /** User-chosen picture as a data URL. */
     profileImage: text('profile_image'),
+    /**
+     * md5 of `profile_image`, set by a trigger whenever the picture is written (migration 'board_post_lists'):
+     * the version in the picture's public URL, read by lists without loading the picture itself.
+     */
+    profileImageHash: text('profile_image_hash'),
     plan: memberPlan('plan').notNull().default('FREE'),
     /** Null while PREMIUM means permanent (set by an admin). */
     planExpiresAt: instant('plan_expires_at'),

@@ -14,6 +14,7 @@ import {
   investmentHolding,
   investmentTrade,
   member,
+  moderationEvent,
   pointHistory,
   post,
   postVote,
@@ -23,6 +24,7 @@ import {
   type Transaction,
   tag,
 } from '@nestegg/db';
+import { queueStoreCancellations } from '@nestegg/membership';
 import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import { NotFoundError } from '../../lib/errors.js';
 import { assertAnotherActiveAdminRemains } from '../admin/last-admin.js';
@@ -30,7 +32,8 @@ import type { SessionStore } from './session.store.js';
 
 /**
  * Deletes a member and everything of theirs, in the spec's order (board data, ledger data, points,
- * purchase records, sessions, the member), in one transaction; then drops their cached sessions.
+ * purchase records, sessions, the member), in one transaction; then drops their cached sessions. A store
+ * subscription that could still renew is queued for cancellation in the store first (the worker does it).
  * Used by withdrawal and by the admin's member delete; the last active administrator cannot go.
  */
 export class AccountDeletion {
@@ -44,6 +47,8 @@ export class AccountDeletion {
       await deleteBoardData(tx, memberId);
       await deleteLedgerData(tx, memberId);
       await tx.delete(pointHistory).where(eq(pointHistory.memberId, memberId));
+      // Live store subscriptions are cancelled in the store by the worker: the member will not be billed again.
+      await queueStoreCancellations(tx, memberId);
       await tx.delete(iapPurchase).where(eq(iapPurchase.memberId, memberId));
       const revoked = await this.deps.sessions.destroyAllOf(memberId, { tx });
       await tx.delete(member).where(eq(member.id, memberId));
@@ -60,13 +65,22 @@ async function deleteBoardData(tx: Transaction, memberId: number): Promise<void>
     .from(comment)
     .where(or(eq(comment.memberId, memberId), inArray(comment.postId, ownPosts)));
 
-  // Reports point at their target without a foreign key: remove the ones on content that is going away.
+  // Reports and moderation events point at their target without a foreign key: those on content that is
+  // going away go with it (reports hold copies of that content); reports first, they reference the events.
   await tx
     .delete(report)
     .where(
       or(
         and(eq(report.targetType, 'POST'), inArray(report.targetId, ownPosts)),
         and(eq(report.targetType, 'COMMENT'), inArray(report.targetId, commentsToGo)),
+      ),
+    );
+  await tx
+    .delete(moderationEvent)
+    .where(
+      or(
+        and(eq(moderationEvent.targetType, 'POST'), inArray(moderationEvent.targetId, ownPosts)),
+        and(eq(moderationEvent.targetType, 'COMMENT'), inArray(moderationEvent.targetId, commentsToGo)),
       ),
     );
   await withdrawVotesAndReports(tx, memberId);
@@ -86,7 +100,10 @@ const votedTargets = [
   },
 ] as const;
 
-/** The member's votes and reports on other members' content go, and those counters drop with them. */
+/**
+ * The member's votes and reports on other members' content go, and those counters drop with them
+ * (`report_count` counts open reports only). A block their reports caused stays until an admin reviews it.
+ */
 async function withdrawVotesAndReports(tx: Transaction, memberId: number): Promise<void> {
   for (const { votes, voter, targetColumn, target, targetId } of votedTargets) {
     await tx.execute(sql`
@@ -101,13 +118,17 @@ async function withdrawVotesAndReports(tx: Transaction, memberId: number): Promi
       from tally where ${targetId} = tally.target_id`);
   }
   await tx.execute(sql`
-    with removed as (delete from ${report} where ${report.memberId} = ${memberId} returning target_type, target_id),
+    with removed as (
+      delete from ${report} where ${report.memberId} = ${memberId} and ${report.resolutionId} is null
+      returning target_type, target_id
+    ),
     on_posts as (
       update ${post} set report_count = greatest(report_count - 1, 0)
       from removed where removed.target_type = 'POST' and ${post.id} = removed.target_id
     )
     update ${comment} set report_count = greatest(report_count - 1, 0)
     from removed where removed.target_type = 'COMMENT' and ${comment.id} = removed.target_id`);
+  await tx.delete(report).where(eq(report.memberId, memberId));
 }
 
 async function deleteLedgerData(tx: DbOrTx, memberId: number): Promise<void> {

@@ -4,7 +4,7 @@ import type { Member } from '@nestegg/db';
 /** The member columns both views show (the admin list leaves out the picture, which can be large). */
 export type MemberSummaryRow = Omit<
   Member,
-  'passwordHash' | 'emailVerified' | 'idponeId' | 'idptwoId' | 'profileImage' | 'updatedAt'
+  'passwordHash' | 'emailVerified' | 'idponeId' | 'idptwoId' | 'profileImage' | 'profileImageHash' | 'updatedAt'
 >;
 
 /** The member as an admin sees it in the member list. */

@@ -1,6 +1,7 @@
 import { contract } from '@nestegg/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerContractRouter } from '../../lib/contract-router.js';
+import { avatarHandlers } from '../avatars/routes.js';
 import { credentialsHandlers } from './credentials.routes.js';
 import { identityProviderHandlers } from './identity-providers.routes.js';
 import { profileHandlers } from './profile.routes.js';
@@ -13,5 +14,6 @@ export default async function authModule(app: FastifyInstance) {
     ...identityProviderHandlers(app),
     ...profileHandlers(app),
     ...sessionHandlers(app),
+    ...avatarHandlers(app),
   });
 }

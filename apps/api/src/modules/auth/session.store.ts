@@ -9,6 +9,7 @@ import {
   member,
   sessionCacheInvalidation,
 } from '@nestegg/db';
+import { enqueueSessionCacheInvalidations, SESSION_CACHE_DISTRUST_CHANNEL } from '@nestegg/membership';
 import { and, asc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis, Result } from 'ioredis';
@@ -75,8 +76,11 @@ const GENERATION_KEEP_SECONDS = 600;
 const DRAIN_INTERVAL_MS = 1000;
 const DRAIN_BATCH = 500;
 const USER_AGENT_MAX = 256;
-/** Told by an instance that could not drop a cached copy: every instance distrusts its cache until it drains. */
-const DISTRUST_CHANNEL = 'nestegg_session_cache_distrust';
+/**
+ * Told by an instance that could not drop a cached copy, and by any process (the billing worker) that
+ * changed session rows: every instance distrusts its cache until it drains.
+ */
+const DISTRUST_CHANNEL = SESSION_CACHE_DISTRUST_CHANNEL;
 
 /**
  * One round trip per authenticated request: reads the cached copy and tells whether the backup is due
@@ -142,6 +146,8 @@ export class SessionStore {
   private readonly db: Database;
   private readonly redis: Redis | null;
   private cacheTrusted = false;
+  /** Bumped on every distrust: a drain that started before it must not restore trust (its read may predate the change). */
+  private distrustEpoch = 0;
   private draining: Promise<void> | null = null;
   /** Built once (the restore runs on every request while Redis is away). */
   private readonly backupByToken;
@@ -175,7 +181,8 @@ export class SessionStore {
       this.redis.on('ready', () => void this.drain());
       const listening = await this.deps.sql.listen(DISTRUST_CHANNEL, () => {
         this.distrustCache();
-        void this.drain();
+        // A drain already running may have read the outbox before the change committed: drain once more.
+        void this.drain().then(() => (this.cacheTrusted ? undefined : this.drain()));
       });
       this.unlisten = listening.unlisten;
     }
@@ -378,12 +385,7 @@ export class SessionStore {
 
   private async enqueue(tx: DbOrTx, rows: { tokenHash: string }[]): Promise<string[]> {
     const tokenHashes = rows.map((row) => row.tokenHash);
-    if (tokenHashes.length > 0) {
-      await tx
-        .insert(sessionCacheInvalidation)
-        .values(tokenHashes.map((tokenHash) => ({ tokenHash })))
-        .onConflictDoNothing();
-    }
+    await enqueueSessionCacheInvalidations(tx, tokenHashes);
     return tokenHashes;
   }
 
@@ -399,6 +401,7 @@ export class SessionStore {
 
   private distrustCache(): void {
     this.cacheTrusted = false;
+    this.distrustEpoch += 1;
   }
 
   /** Retries pending invalidations; trusts the cache again once none is left. One drain at a time. */
@@ -410,6 +413,7 @@ export class SessionStore {
   }
 
   private async drainPending(): Promise<void> {
+    const epoch = this.distrustEpoch;
     try {
       for (;;) {
         const pending = await this.db
@@ -421,7 +425,7 @@ export class SessionStore {
         await this.dropCachedCopies(tokenHashes);
         await this.db.delete(sessionCacheInvalidation).where(inArray(sessionCacheInvalidation.tokenHash, tokenHashes));
       }
-      this.cacheTrusted = this.redis !== null && this.redis.status === 'ready';
+      this.cacheTrusted = this.redis !== null && this.redis.status === 'ready' && epoch === this.distrustEpoch;
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'pending session cache invalidations not drained yet');
       this.distrustCache();

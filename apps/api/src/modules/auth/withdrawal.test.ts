@@ -5,6 +5,7 @@ import {
   budget,
   budgetIncome,
   budgetOnetime,
+  cardCancellation,
   category,
   comment,
   commentVote,
@@ -44,6 +45,8 @@ async function seedEverything(app: FastifyInstance, memberId: number, otherId: n
       amount: 12000,
       entryDate: '2026-11-01',
       category: 'Lunch',
+      // A confirmed entry with memo and category is learned (merchant_category, by trigger).
+      memo: 'Noodle bar',
     })
     .returning();
   const [label] = await db.insert(tag).values({ memberId, name: 'work' }).returning();
@@ -57,6 +60,7 @@ async function seedEverything(app: FastifyInstance, memberId: number, otherId: n
     .insert(recurring)
     .values({ memberId, name: 'Rent', type: 'EXPENSE', amount: 700000, startDate: '2026-01-01' });
   await db.insert(quickEntry).values({ memberId, name: 'Coffee', type: 'EXPENSE', amount: 4500 });
+  await db.insert(cardCancellation).values({ memberId, notifKey: 'v1:C:seeded:2026-11-01T00:00' });
   await db.insert(walletValueHistory).values({ memberId, accountId: wallet!.id, day: '2026-11-01', value: 1000 });
   await db
     .insert(idempotencyKey)
@@ -93,9 +97,19 @@ async function seedEverything(app: FastifyInstance, memberId: number, otherId: n
     { memberId: otherId, targetType: 'POST', targetId: ownPost!.id, reason: 'rude' },
     { memberId: otherId, targetType: 'COMMENT', targetId: ownComment!.id, reason: 'rude' },
   ]);
-  await db
+  const [image] = await db
     .insert(boardImage)
-    .values({ memberId, contentType: 'image/png', bytes: Buffer.from([1, 2, 3]), byteSize: 3 });
+    .values({ memberId, contentType: 'image/png', bytes: Buffer.from([1, 2, 3]), byteSize: 3 })
+    .returning({ id: boardImage.id });
+  // Bodies showing the image: the triggers link them (post_image, comment_image).
+  await db
+    .update(post)
+    .set({ body: `My post /api/images/${image!.id}` })
+    .where(eq(post.id, ownPost!.id));
+  await db
+    .update(comment)
+    .set({ body: `Nice /api/images/${image!.id}` })
+    .where(eq(comment.id, ownComment!.id));
   await db.insert(pointHistory).values({ memberId, amount: 10, reason: 'POST_WRITTEN' });
   await db.insert(iapPurchase).values({ memberId, productId: 'premium_monthly', purchaseToken: `token-${memberId}` });
   return {

@@ -12,7 +12,7 @@ function actorOf(request: FastifyRequest): EntryActor {
 
 /**
  * Ledger entries (`/api/account/entries`): list, create, get, update, delete. Card-notification parsing,
- * pending entries and their confirmation are another issue's and stay unregistered (404) until it lands.
+ * pending entries and their confirmation are served by the card-notifications module.
  */
 export default async function entriesModule(app: FastifyInstance) {
   const { entries } = app.services;

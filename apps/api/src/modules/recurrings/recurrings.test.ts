@@ -187,7 +187,11 @@ describe('recurring transactions: next date', () => {
     );
     expect(renamed.lastRunOn).toBe(addDays(today(), -20));
     const rescheduled = bodyOf(
-      await premium.api.ledger.recurrings.update({ params: { id: created.id }, body: { dayOfWeek: 1 } }),
+      await premium.api.ledger.recurrings.update({
+        params: { id: created.id },
+        // Another weekday than the one the start date gave it, whatever day today is.
+        body: { dayOfWeek: (created.dayOfWeek! % 7) + 1 },
+      }),
       200,
     );
     expect(rescheduled.lastRunOn).toBe(addDays(today(), -1));

@@ -1,0 +1,49 @@
+import type { SpamKeyword } from '@nestegg/contract';
+import { type Database, spamKeyword } from '@nestegg/db';
+import { asc, eq } from 'drizzle-orm';
+import { ConflictError, NotFoundError, ValidationFailedError } from '../../lib/errors.js';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
+import { normalizeForSpam } from './normalize.js';
+
+type SpamKeywordRow = typeof spamKeyword.$inferSelect;
+
+const toSpamKeyword = (row: SpamKeywordRow): SpamKeyword => ({
+  id: row.id,
+  keyword: row.keyword,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** The admin-managed spam keyword list (the filter itself is `containsSpam`). */
+export class SpamKeywordsService {
+  constructor(private readonly deps: { db: Database }) {}
+
+  async list(): Promise<SpamKeyword[]> {
+    const rows = await this.deps.db.select().from(spamKeyword).orderBy(asc(spamKeyword.normalized));
+    return rows.map(toSpamKeyword);
+  }
+
+  /** A keyword that normalises like an existing one is a duplicate (409), found by the unique key. */
+  async add(keyword: string): Promise<SpamKeyword> {
+    const normalized = normalizeForSpam(keyword);
+    if (normalized === '') {
+      throw new ValidationFailedError([{ path: 'body.keyword', message: 'nothing is left once normalised' }]);
+    }
+    try {
+      const [row] = await this.deps.db.insert(spamKeyword).values({ keyword, normalized }).returning();
+      return toSpamKeyword(row!);
+    } catch (error) {
+      if (pgErrorCode(error) === UNIQUE_VIOLATION) {
+        throw new ConflictError('DUPLICATE_SPAM_KEYWORD', 'The list already holds this keyword.');
+      }
+      throw error;
+    }
+  }
+
+  async delete(id: number): Promise<void> {
+    const deleted = await this.deps.db
+      .delete(spamKeyword)
+      .where(eq(spamKeyword.id, id))
+      .returning({ id: spamKeyword.id });
+    if (deleted.length === 0) throw new NotFoundError('spam keyword');
+  }
+}

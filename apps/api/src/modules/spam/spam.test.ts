@@ -1,0 +1,124 @@
+import { pointHistory, post } from '@nestegg/db';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect } from 'vitest';
+import { bodyOf, problemOf } from '../../test/client.js';
+import { type Caller, test } from '../../test/fixtures.js';
+import { clearBoard, insertPost } from '../posts/board-fixtures.js';
+import { normalizeForSpam } from './normalize.js';
+
+const pointsOf = (app: FastifyInstance, memberId: number) =>
+  app.db.select().from(pointHistory).where(eq(pointHistory.memberId, memberId));
+
+const addKeyword = async (admin: Caller, keyword: string) =>
+  bodyOf(await admin.api.board.addSpamKeyword({ body: { keyword } }), 201);
+
+describe('spam keyword list (admin)', () => {
+  test('admins list, add and delete keywords; duplicates are compared normalised', async ({ app, admin }) => {
+    await clearBoard(app);
+    expect(bodyOf(await admin.api.board.listSpamKeywords(), 200)).toEqual({ items: [] });
+    const casino = await addKeyword(admin, ' Casino ');
+    expect(casino).toMatchObject({ keyword: 'Casino' });
+    await addKeyword(admin, '대출 문의');
+    problemOf(
+      await admin.api.board.addSpamKeyword({ body: { keyword: 'ＣＡＳＩ\u200bＮＯ' } }),
+      409,
+      'DUPLICATE_SPAM_KEYWORD',
+    );
+    problemOf(await admin.api.board.addSpamKeyword({ body: { keyword: '\u200b\u200d' } }), 400, 'VALIDATION_FAILED');
+    const listed = bodyOf(await admin.api.board.listSpamKeywords(), 200);
+    expect(listed.items.map((item) => item.keyword)).toEqual(['Casino', '대출 문의']);
+    expect((await admin.api.board.deleteSpamKeyword({ params: { id: casino.id } })).status).toBe(204);
+    problemOf(await admin.api.board.deleteSpamKeyword({ params: { id: casino.id } }), 404, 'NOT_FOUND');
+    expect(bodyOf(await admin.api.board.listSpamKeywords(), 200).items).toHaveLength(1);
+  });
+
+  test('members and anonymous callers are refused', async ({ free, anonymous }) => {
+    problemOf(await free.api.board.listSpamKeywords(), 403, 'ADMIN_REQUIRED');
+    problemOf(await free.api.board.addSpamKeyword({ body: { keyword: 'x' } }), 403, 'ADMIN_REQUIRED');
+    problemOf(await free.api.board.deleteSpamKeyword({ params: { id: 1 } }), 403, 'ADMIN_REQUIRED');
+    problemOf(await anonymous.board.listSpamKeywords(), 401, 'UNAUTHENTICATED');
+  });
+});
+
+describe('the spam filter', () => {
+  test('normalises width, case, invisible characters and whitespace', () => {
+    expect(normalizeForSpam('ＦＲＥＥ  Ca\u00adsi\u200bno\n\tNOW')).toBe('free casino now');
+    expect(normalizeForSpam('①Ⓑ')).toBe('1b');
+  });
+
+  test('a post matching a keyword is stored blocked (SPAM), earns no points, is hidden and reported to admins', async ({
+    app,
+    free,
+    other,
+    admin,
+  }) => {
+    await clearBoard(app);
+    await addKeyword(admin, 'casino');
+    const spam = bodyOf(
+      await free.api.board.createPost({
+        body: { category: 'community', title: 'Win big', body: 'Best ＣＡＳＩ\u200bＮＯ!' },
+      }),
+      201,
+    );
+    expect(spam).toMatchObject({ blocked: true, blockReason: null });
+    expect(await pointsOf(app, free.id)).toEqual([]);
+    problemOf(await other.api.board.getPost({ params: { id: spam.id } }), 404, 'NOT_FOUND');
+    expect(bodyOf(await other.api.board.listPosts({ query: {} }), 200).items).toEqual([]);
+    expect(bodyOf(await admin.api.board.getPost({ params: { id: spam.id } }), 200)).toMatchObject({
+      blocked: true,
+      blockReason: 'SPAM',
+    });
+    const reports = bodyOf(await admin.api.board.listReports({ query: {} }), 200);
+    expect(reports.items).toContainEqual(
+      expect.objectContaining({ targetType: 'POST', targetId: spam.id, blocked: true, blockReason: 'SPAM' }),
+    );
+    // Clean writing still earns points.
+    bodyOf(await free.api.board.createPost({ body: { category: 'community', title: 'Hello', body: 'Hi' } }), 201);
+    expect(await pointsOf(app, free.id)).toHaveLength(1);
+  });
+
+  test('a comment matching a keyword is stored blocked, body hidden, no points', async ({
+    app,
+    free,
+    other,
+    admin,
+  }) => {
+    await clearBoard(app);
+    await addKeyword(admin, '대출 문의');
+    const target = await insertPost(app, other.id);
+    const spam = bodyOf(
+      await free.api.board.createComment({ params: { id: target.id }, body: { body: '급전 대출   문의 010-0000' } }),
+      201,
+    );
+    expect(spam).toMatchObject({ blocked: true, body: null });
+    expect(await pointsOf(app, free.id)).toEqual([]);
+    const seenByAdmin = bodyOf(await admin.api.board.listComments({ params: { id: target.id }, query: {} }), 200);
+    expect(seenByAdmin.items[0]).toMatchObject({ blocked: true, body: '급전 대출   문의 010-0000' });
+    const reports = bodyOf(await admin.api.board.listReports({ query: {} }), 200);
+    expect(reports.items).toContainEqual(
+      expect.objectContaining({ targetType: 'COMMENT', targetId: spam.id, blockReason: 'SPAM' }),
+    );
+  });
+
+  test('an edit that adds a keyword blocks the post; admins are not filtered', async ({ app, free, admin }) => {
+    await clearBoard(app);
+    await addKeyword(admin, 'casino');
+    const clean = bodyOf(
+      await free.api.board.createPost({ body: { category: 'tips', title: 'Tip', body: 'Save' } }),
+      201,
+    );
+    const edited = bodyOf(
+      await free.api.board.updatePost({ params: { id: clean.id }, body: { body: 'Visit my casino' } }),
+      200,
+    );
+    expect(edited.blocked).toBe(true);
+    const [stored] = await app.db.select().from(post).where(eq(post.id, clean.id));
+    expect(stored).toMatchObject({ blocked: true, blockReason: 'SPAM' });
+    const warning = bodyOf(
+      await admin.api.board.createPost({ body: { category: 'community', title: 'Casino spam', body: 'Report it' } }),
+      201,
+    );
+    expect(warning.blocked).toBe(false);
+  });
+});

@@ -1,0 +1,47 @@
+import { contract, VOTES_PER_MINUTE } from '@nestegg/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { registerContractRouter } from '../../lib/contract-router.js';
+import { sessionOf } from '../../lib/session.js';
+import type { BoardActor } from './board-target.js';
+
+/** The caller as an actor on board content. */
+export function boardActorOf(request: FastifyRequest): BoardActor {
+  const session = sessionOf(request);
+  return { memberId: session.memberId, isAdmin: session.role === 'ADMIN' };
+}
+
+/** Votes on posts and comments, and a post's recommenders (`/api/board/…/vote`, `…/recommenders`). */
+export default async function votesModule(app: FastifyInstance): Promise<void> {
+  const { votes } = app.services;
+  const { votePost, voteComment, listRecommenders } = contract.board;
+  // One budget for both vote routes, per member; an app-level hook has resolved the session before this runs.
+  const voteLimit = app.rateLimit({
+    max: VOTES_PER_MINUTE,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => `vote:${request.session?.memberId ?? request.ip}`,
+  });
+  registerContractRouter(
+    app,
+    { votePost, voteComment, listRecommenders },
+    {
+      votePost: {
+        hooks: { onRequest: voteLimit },
+        handler: async ({ params, body, request }) => ({
+          status: 200,
+          body: await votes.vote(boardActorOf(request), 'POST', params.id, body.direction),
+        }),
+      },
+      voteComment: {
+        hooks: { onRequest: voteLimit },
+        handler: async ({ params, body, request }) => ({
+          status: 200,
+          body: await votes.vote(boardActorOf(request), 'COMMENT', params.id, body.direction),
+        }),
+      },
+      listRecommenders: async ({ params, query, request }) => ({
+        status: 200,
+        body: await votes.recommenders(boardActorOf(request), params.id, query),
+      }),
+    },
+  );
+}

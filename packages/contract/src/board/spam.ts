@@ -1,0 +1,63 @@
+/** Spam keywords: the admin-managed list the spam filter matches new posts and comments against. */
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { errorResponses, IdParamSchema, IdSchema, InstantSchema, listOf, meta, routerOptions } from '../common.js';
+import { text } from '../text.js';
+import { SPAM_BLOCK_REASON } from './shared.js';
+
+const c = initContract();
+
+/** Longest spam keyword. */
+export const SPAM_KEYWORD_MAX = 50;
+
+const MATCHING =
+  'A post (title and body) or comment matches when its text contains a keyword, compared after Unicode NFKC ' +
+  'normalisation, in lower case, without invisible format characters (zero-width spaces, soft hyphens) and ' +
+  `with whitespace runs as one space. Matching content is stored blocked (\`blockReason\` \`${SPAM_BLOCK_REASON}\`), ` +
+  "earns no points and appears in the admin's report list; admins' own writing is not filtered.";
+
+export const SpamKeywordSchema = z.object({
+  id: IdSchema,
+  keyword: text().describe('As the admin entered it (trimmed)'),
+  createdAt: InstantSchema,
+});
+export type SpamKeyword = z.infer<typeof SpamKeywordSchema>;
+export const SpamKeywordListSchema = listOf(SpamKeywordSchema);
+export type SpamKeywordList = z.infer<typeof SpamKeywordListSchema>;
+
+export const CreateSpamKeywordRequestSchema = z.object({
+  keyword: text().trim().min(1).max(SPAM_KEYWORD_MAX),
+});
+export type CreateSpamKeywordRequest = z.infer<typeof CreateSpamKeywordRequestSchema>;
+
+/** Spam keyword routes (admin). */
+export const spamContract = c.router(
+  {
+    listSpamKeywords: {
+      method: 'GET',
+      path: '/api/board/spam-keywords',
+      summary: 'The spam keywords, alphabetically',
+      description: MATCHING,
+      responses: { 200: SpamKeywordListSchema, ...errorResponses(401, 403) },
+      metadata: meta('admin'),
+    },
+    addSpamKeyword: {
+      method: 'POST',
+      path: '/api/board/spam-keywords',
+      summary: 'Add a spam keyword (applies to content written from now on)',
+      description: `${MATCHING} A keyword that normalises like an existing one → 409 \`DUPLICATE_SPAM_KEYWORD\`.`,
+      body: CreateSpamKeywordRequestSchema,
+      responses: { 201: SpamKeywordSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
+      metadata: meta('admin'),
+    },
+    deleteSpamKeyword: {
+      method: 'DELETE',
+      path: '/api/board/spam-keywords/:id',
+      summary: 'Remove a spam keyword (content it blocked stays blocked until dismissed)',
+      pathParams: IdParamSchema,
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+      metadata: meta('admin'),
+    },
+  },
+  routerOptions,
+);

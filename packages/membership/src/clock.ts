@@ -1,0 +1,11 @@
+/** Where membership code reads the time (tests and jobs set it). */
+export interface Clock {
+  now(): Date;
+}
+
+/** The logging the membership code needs; pino and Fastify's logger fit. */
+export interface MembershipLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}

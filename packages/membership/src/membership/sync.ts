@@ -1,0 +1,399 @@
+/**
+ * Applying the store's truth to our purchases and members. Every path (the api's verify, cancel, resume
+ * and restore; the worker's notifications, expiry, voided purchases and retries) goes through here:
+ * per token serialised by an advisory lock, the store asked inside that lock (so the last state asked is
+ * the last applied, whatever order notifications arrive in), members locked in id order, the plan settled
+ * from the purchases and the sessions updated in the same transaction.
+ */
+import {
+  type Database,
+  type DbOrTx,
+  type IapPurchase,
+  iapPurchase,
+  type NewIapPurchase,
+  storeCancellation,
+  storeNotification,
+} from '@nestegg/db';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { Clock, MembershipLogger } from '../clock.js';
+import {
+  NoSubscriptionError,
+  ProductMismatchError,
+  PurchaseNotFoundError,
+  PurchaseOwnedElsewhereError,
+  StoreNotConfiguredError,
+  StoreUnavailableError,
+  UnknownProductError,
+} from '../errors.js';
+import type { StoreApi } from '../google-play/client.js';
+import type { SubscriptionPurchaseV2 } from '../google-play/types.js';
+import { addPeriods, type ProductCatalog } from '../products.js';
+import { lockMembers, lockPurchaseToken, purchaseByToken, type Settlement, settleMembers } from './settle.js';
+import { ENTITLING_STATES, entitlingPurchase, factsOf, type StorePurchaseFacts } from './states.js';
+
+export const TEST_TOKEN_PREFIX = 'test-';
+
+export interface MembershipSyncDeps {
+  db: Database;
+  /** Null when the store is not configured (only test-mode purchases can then be applied). */
+  store: StoreApi | null;
+  catalog: ProductCatalog;
+  clock: Clock;
+  logger: MembershipLogger;
+  testMode: boolean;
+}
+
+/**
+ * `APPLIED`: the purchase and its member follow the store. `UNMATCHED`: no member holds the purchase (nor
+ * the one it replaced). `NOT_A_PREMIUM_PRODUCT`: the store's product is not one we sell. `UNKNOWN_TO_STORE`:
+ * the store does not know the token and neither do we.
+ */
+export type SyncOutcome = 'APPLIED' | 'UNMATCHED' | 'NOT_A_PREMIUM_PRODUCT' | 'UNKNOWN_TO_STORE';
+
+export interface SyncResult {
+  outcome: SyncOutcome;
+  memberId: number | null;
+  purchase: IapPurchase | null;
+  settlement: Settlement;
+}
+
+export type RevokeOutcome = 'REVOKED' | 'ALREADY_REVOKED' | 'UNMATCHED' | 'MEMBER_WITHDRAWN';
+
+export interface ClaimRequest {
+  productId: string;
+  purchaseToken: string;
+  orderId?: string | undefined;
+}
+
+const NOTHING_SETTLED: Settlement = { changes: [], tokenHashes: [] };
+
+export class MembershipSync {
+  constructor(private readonly deps: MembershipSyncDeps) {}
+
+  /** Whether a token is a test-mode token this process accepts without the store. */
+  isTestToken(purchaseToken: string): boolean {
+    return this.deps.testMode && purchaseToken.startsWith(TEST_TOKEN_PREFIX);
+  }
+
+  /**
+   * A member presents a purchase (verify): applied once; the same token again refreshes it for its owner,
+   * another member gets `PurchaseOwnedElsewhereError`. A pending purchase is recorded and grants nothing.
+   */
+  async claim(memberId: number, request: ClaimRequest): Promise<SyncResult> {
+    const product = this.deps.catalog.find(request.productId);
+    if (!product) throw new UnknownProductError(request.productId);
+    if (this.isTestToken(request.purchaseToken)) return this.claimTestPurchase(memberId, request);
+    const store = this.requireStore();
+    return this.deps.db.transaction(async (tx) => {
+      await lockPurchaseToken(tx, request.purchaseToken);
+      const existing = await purchaseByToken(tx, request.purchaseToken);
+      if (existing && existing.memberId !== memberId) throw new PurchaseOwnedElsewhereError();
+      const answer = await store.getSubscription(request.purchaseToken);
+      const facts = factsOf(answer);
+      if (facts.productId !== request.productId) throw new ProductMismatchError();
+      const result = await this.apply(tx, {
+        token: request.purchaseToken,
+        existing,
+        claimant: memberId,
+        answer,
+        facts,
+      });
+      await settleUnmatchedNotifications(tx, request.purchaseToken, this.now());
+      return result;
+    });
+  }
+
+  /**
+   * Reads the purchase's current state from the store and applies it (notifications, expiry, restore).
+   * The member is found by the token, else through the purchase it replaced (marked superseded).
+   */
+  async refresh(purchaseToken: string): Promise<SyncResult> {
+    const store = this.requireStore();
+    return this.deps.db.transaction(async (tx) => {
+      await lockPurchaseToken(tx, purchaseToken);
+      const existing = await purchaseByToken(tx, purchaseToken);
+      let answer: SubscriptionPurchaseV2;
+      try {
+        answer = await store.getSubscription(purchaseToken);
+      } catch (error) {
+        if (!(error instanceof PurchaseNotFoundError)) throw error;
+        return existing ? this.expireForgotten(tx, existing) : this.unsettled('UNKNOWN_TO_STORE');
+      }
+      const facts = factsOf(answer);
+      if (!existing && (!facts.productId || !this.deps.catalog.find(facts.productId))) {
+        return this.unsettled('NOT_A_PREMIUM_PRODUCT');
+      }
+      return this.apply(tx, { token: purchaseToken, existing, claimant: null, answer, facts });
+    });
+  }
+
+  /** The store voided the purchase (refund, chargeback): revoked at once. */
+  async revoke(purchaseToken: string, voidedAt: Date): Promise<RevokeOutcome> {
+    return this.deps.db.transaction(async (tx) => {
+      await lockPurchaseToken(tx, purchaseToken);
+      const existing = await purchaseByToken(tx, purchaseToken);
+      if (!existing) return (await isWithdrawn(tx, purchaseToken)) ? 'MEMBER_WITHDRAWN' : 'UNMATCHED';
+      if (existing.voidedAt) return 'ALREADY_REVOKED';
+      const [owner] = await lockMembers(tx, [existing.memberId]);
+      if (owner === undefined) return 'MEMBER_WITHDRAWN';
+      await tx
+        .update(iapPurchase)
+        .set({ state: 'REVOKED', voidedAt, autoRenew: false })
+        .where(eq(iapPurchase.id, existing.id));
+      await settleMembers(tx, [owner], this.now());
+      return 'REVOKED';
+    });
+  }
+
+  /** Stops auto-renewal of the member's current subscription (through the store for a real purchase). */
+  async cancel(memberId: number): Promise<void> {
+    const current = await this.currentPurchase(memberId);
+    if (!current) throw new NoSubscriptionError();
+    if (!current.autoRenew) return;
+    if (current.test) {
+      await this.setTestAutoRenew(current.purchaseToken, false);
+      return;
+    }
+    await this.requireStore().cancel(current.purchaseToken, 'USER_REQUESTED_STOP_RENEWALS');
+    await this.refresh(current.purchaseToken);
+  }
+
+  /**
+   * Turns auto-renewal back on for a test-mode purchase. A real purchase cannot be resumed by us (the store
+   * has no such call): returns it, so the caller can send the member to the store.
+   */
+  async resume(memberId: number): Promise<IapPurchase | null> {
+    const current = await this.currentPurchase(memberId);
+    if (!current) throw new NoSubscriptionError();
+    if (current.autoRenew) return null;
+    if (!current.test) return current;
+    await this.setTestAutoRenew(current.purchaseToken, true);
+    return null;
+  }
+
+  /** Re-verifies the member's latest purchase with the store (device change, reinstall). */
+  async restore(memberId: number): Promise<SyncResult> {
+    const [latest] = await this.deps.db
+      .select()
+      .from(iapPurchase)
+      .where(and(eq(iapPurchase.memberId, memberId), isNull(iapPurchase.supersededAt), isNull(iapPurchase.voidedAt)))
+      .orderBy(desc(iapPurchase.createdAt), desc(iapPurchase.id))
+      .limit(1);
+    if (!latest) throw new NoSubscriptionError('There is no purchase to restore.');
+    if (latest.test) return this.settleOnly(memberId);
+    return this.refresh(latest.purchaseToken);
+  }
+
+  /** Settles a member from the purchases as stored (no store call): test purchases, expiry without auto-renew. */
+  async settleOnly(...memberIds: number[]): Promise<SyncResult> {
+    const settlement = await this.deps.db.transaction(async (tx) =>
+      settleMembers(tx, await lockMembers(tx, memberIds), this.now()),
+    );
+    return { outcome: 'APPLIED', memberId: memberIds[0] ?? null, purchase: null, settlement };
+  }
+
+  /**
+   * Test mode's stand-in for the store's renewal at expiry: an auto-renewing test purchase moves on by
+   * whole periods until it is current again. Without test mode, test purchases just expire.
+   */
+  async renewTestPurchase(purchaseToken: string): Promise<SyncResult> {
+    return this.deps.db.transaction(async (tx) => {
+      await lockPurchaseToken(tx, purchaseToken);
+      const existing = await purchaseByToken(tx, purchaseToken);
+      if (!existing) return this.unsettled('UNMATCHED');
+      const owners = await lockMembers(tx, [existing.memberId]);
+      const product = this.deps.catalog.find(existing.productId);
+      const now = this.now();
+      if (this.deps.testMode && existing.autoRenew && product && existing.expiresAt) {
+        let expiresAt = existing.expiresAt;
+        for (let periods = 1; expiresAt <= now; periods += 1)
+          expiresAt = addPeriods(existing.expiresAt, product.period, periods);
+        await tx.update(iapPurchase).set({ expiresAt, state: 'ACTIVE' }).where(eq(iapPurchase.id, existing.id));
+      }
+      const settlement = await settleMembers(tx, owners, now);
+      return { outcome: 'APPLIED', memberId: existing.memberId, purchase: existing, settlement };
+    });
+  }
+
+  /** Acknowledges a purchase the store has not had acknowledged yet (the worker retries until it holds). */
+  async acknowledge(purchaseToken: string): Promise<boolean> {
+    const store = this.requireStore();
+    return this.deps.db.transaction(async (tx) => {
+      await lockPurchaseToken(tx, purchaseToken);
+      const existing = await purchaseByToken(tx, purchaseToken);
+      if (!existing || existing.acknowledgedAt || existing.test) return false;
+      await store.acknowledge(existing.productId, purchaseToken);
+      await tx.update(iapPurchase).set({ acknowledgedAt: this.now() }).where(eq(iapPurchase.id, existing.id));
+      return true;
+    });
+  }
+
+  /** The member's purchase that grants PREMIUM now (the longest), else their newest one still in play. */
+  async currentPurchase(memberId: number): Promise<IapPurchase | undefined> {
+    const purchases = await this.deps.db
+      .select()
+      .from(iapPurchase)
+      .where(and(eq(iapPurchase.memberId, memberId), isNull(iapPurchase.supersededAt), isNull(iapPurchase.voidedAt)))
+      .orderBy(desc(iapPurchase.createdAt), desc(iapPurchase.id));
+    return entitlingPurchase(purchases, this.now());
+  }
+
+  // -------------------------------------------------------------------------
+
+  private now(): Date {
+    return this.deps.clock.now();
+  }
+
+  private requireStore(): StoreApi {
+    if (!this.deps.store) throw new StoreNotConfiguredError();
+    return this.deps.store;
+  }
+
+  private unsettled(outcome: SyncOutcome): SyncResult {
+    return { outcome, memberId: null, purchase: null, settlement: NOTHING_SETTLED };
+  }
+
+  /** Writes the store's answer into the purchase row, supersedes the purchase it replaced, settles both members. */
+  private async apply(
+    tx: DbOrTx,
+    input: {
+      token: string;
+      existing: IapPurchase | undefined;
+      claimant: number | null;
+      answer: SubscriptionPurchaseV2;
+      facts: StorePurchaseFacts;
+    },
+  ): Promise<SyncResult> {
+    const { token, existing, facts } = input;
+    if (facts.state === null) throw new StoreUnavailableError('the store left the subscription state unspecified');
+    const replaced = facts.linkedPurchaseToken ? await purchaseByToken(tx, facts.linkedPurchaseToken) : undefined;
+    const ownerId = existing?.memberId ?? input.claimant ?? replaced?.memberId ?? null;
+    if (ownerId === null) return this.unsettled('UNMATCHED');
+    const locked = await lockMembers(tx, [ownerId, replaced?.memberId]);
+    if (!locked.includes(ownerId)) return this.unsettled('UNMATCHED');
+    const now = this.now();
+    const acknowledgedAt = await this.acknowledgeIfDue(token, existing, facts, now);
+    const purchase = await upsertPurchase(tx, {
+      memberId: ownerId,
+      purchaseToken: token,
+      productId: facts.productId ?? existing?.productId ?? 'unknown',
+      orderId: facts.orderId ?? existing?.orderId ?? null,
+      expiresAt: facts.expiresAt,
+      state: facts.state,
+      autoRenew: facts.autoRenew,
+      linkedPurchaseToken: facts.linkedPurchaseToken,
+      acknowledgedAt,
+      raw: input.answer,
+      checkedAt: now,
+    });
+    if (replaced && replaced.supersededAt === null && replaced.id !== purchase.id) {
+      await tx.update(iapPurchase).set({ supersededAt: now }).where(eq(iapPurchase.id, replaced.id));
+    }
+    const settlement = await settleMembers(tx, locked, now);
+    return { outcome: 'APPLIED', memberId: ownerId, purchase, settlement };
+  }
+
+  /**
+   * Acknowledges a granted purchase the store still lists as unacknowledged. A failure is logged, not
+   * thrown: the grant stands and the worker's retry job acknowledges later (within the store's 3 days).
+   */
+  private async acknowledgeIfDue(
+    token: string,
+    existing: IapPurchase | undefined,
+    facts: StorePurchaseFacts,
+    now: Date,
+  ): Promise<Date | null> {
+    if (existing?.acknowledgedAt) return existing.acknowledgedAt;
+    if (facts.acknowledged) return now;
+    if (!facts.productId || !facts.state || !ENTITLING_STATES.includes(facts.state)) return null;
+    try {
+      await this.requireStore().acknowledge(facts.productId, token);
+      return now;
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'store acknowledgement failed; the worker retries it');
+      return null;
+    }
+  }
+
+  /** The store no longer knows a token we hold (60 days after its expiry): it grants nothing. */
+  private async expireForgotten(tx: DbOrTx, existing: IapPurchase): Promise<SyncResult> {
+    const owners = await lockMembers(tx, [existing.memberId]);
+    const now = this.now();
+    await tx
+      .update(iapPurchase)
+      .set({ state: existing.state === 'REVOKED' ? 'REVOKED' : 'EXPIRED', autoRenew: false, checkedAt: now })
+      .where(eq(iapPurchase.id, existing.id));
+    const settlement = await settleMembers(tx, owners, now);
+    return { outcome: 'APPLIED', memberId: existing.memberId, purchase: existing, settlement };
+  }
+
+  private async claimTestPurchase(memberId: number, request: ClaimRequest): Promise<SyncResult> {
+    const product = this.deps.catalog.find(request.productId)!;
+    return this.deps.db.transaction(async (tx) => {
+      await lockPurchaseToken(tx, request.purchaseToken);
+      const existing = await purchaseByToken(tx, request.purchaseToken);
+      if (existing && existing.memberId !== memberId) throw new PurchaseOwnedElsewhereError();
+      const owners = await lockMembers(tx, [memberId]);
+      const now = this.now();
+      const purchase =
+        existing ??
+        (await upsertPurchase(tx, {
+          memberId,
+          purchaseToken: request.purchaseToken,
+          productId: product.id,
+          orderId: request.orderId ?? null,
+          expiresAt: addPeriods(now, product.period),
+          state: 'ACTIVE',
+          autoRenew: true,
+          test: true,
+          raw: { testMode: true },
+          checkedAt: now,
+        }));
+      const settlement = await settleMembers(tx, owners, now);
+      return { outcome: 'APPLIED', memberId, purchase, settlement };
+    });
+  }
+
+  private async setTestAutoRenew(purchaseToken: string, autoRenew: boolean): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      await lockPurchaseToken(tx, purchaseToken);
+      const existing = await purchaseByToken(tx, purchaseToken);
+      if (!existing) return;
+      const owners = await lockMembers(tx, [existing.memberId]);
+      await tx
+        .update(iapPurchase)
+        .set({ autoRenew, state: autoRenew ? 'ACTIVE' : 'CANCELED' })
+        .where(eq(iapPurchase.id, existing.id));
+      await settleMembers(tx, owners, this.now());
+    });
+  }
+}
+
+async function upsertPurchase(tx: DbOrTx, values: NewIapPurchase): Promise<IapPurchase> {
+  const { memberId: _owner, purchaseToken: _token, ...changes } = values;
+  const [row] = await tx
+    .insert(iapPurchase)
+    .values(values)
+    .onConflictDoUpdate({ target: iapPurchase.purchaseToken, set: changes })
+    .returning();
+  return row!;
+}
+
+/** Notifications parked as unmatched for this token are settled: the claim applied the store's current state. */
+async function settleUnmatchedNotifications(tx: DbOrTx, purchaseToken: string, now: Date): Promise<void> {
+  await tx
+    .update(storeNotification)
+    .set({ status: 'PROCESSED', outcome: 'SETTLED_BY_VERIFY', processedAt: now, error: null })
+    .where(and(eq(storeNotification.purchaseToken, purchaseToken), eq(storeNotification.status, 'UNMATCHED')));
+}
+
+async function isWithdrawn(tx: DbOrTx, purchaseToken: string): Promise<boolean> {
+  const rows = await tx
+    .select({ token: storeCancellation.purchaseToken })
+    .from(storeCancellation)
+    .where(eq(storeCancellation.purchaseToken, purchaseToken));
+  return rows.length > 0;
+}
+
+/** Used by the worker: whether a purchase token belonged to a member who withdrew. */
+export const belongedToWithdrawnMember = (db: DbOrTx, purchaseToken: string) => isWithdrawn(db, purchaseToken);

@@ -1,0 +1,20 @@
+import type { DbOrTx } from '@nestegg/db';
+import { sql } from 'drizzle-orm';
+
+/**
+ * Withdrawal with a live store subscription: the store would go on charging a member who no longer
+ * exists, so every subscription of theirs that can still renew (active, in grace, on hold, paused,
+ * pending; not test purchases) is queued for cancellation in the store, in the withdrawal's transaction.
+ * The purchase rows themselves are deleted with the member (spec rule 5); the worker cancels in the store
+ * and retries until the store confirms. Returns how many were queued.
+ */
+export async function queueStoreCancellations(tx: DbOrTx, memberId: number): Promise<number> {
+  const queued = await tx.execute(sql`
+    insert into store_cancellation (purchase_token, product_id)
+    select purchase_token, product_id from iap_purchase
+     where member_id = ${memberId} and not test and superseded_at is null and voided_at is null
+       and state in ('ACTIVE', 'IN_GRACE', 'ON_HOLD', 'PAUSED', 'PENDING')
+    on conflict (purchase_token) do nothing
+    returning purchase_token`);
+  return queued.length;
+}
