@@ -10,6 +10,7 @@ import { comment, commentVote, type Database, member, post, type Transaction } f
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import { recordContentDeletion } from '../moderation/content-deletion.js';
 import { DailyCaps, PointReason, type PointsService } from '../points/points.service.js';
 import { assertOffsetAllowed, pageOf } from '../posts/board-sql.js';
 import { WRITING_POINTS } from '../posts/posts.service.js';
@@ -125,13 +126,14 @@ export class CommentsService {
     return this.written(writer, id);
   }
 
-  /** Deletes a comment with its votes. Reports are history and stay. */
+  /** Deletes a comment with its votes. Reports are history and stay, closed by a CONTENT_DELETED event. */
   async delete(writer: Writer, id: number): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       const stored = await lockedComment(tx, id);
       const isAuthor = stored?.memberId === writer.memberId;
       if (!stored || (stored.postBlocked && !writer.isAdmin && !isAuthor)) throw new NotFoundError('comment');
       if (!isAuthor && !writer.isAdmin) throw notYours();
+      await recordContentDeletion(tx, 'COMMENT', [id], writer.memberId);
       await tx.delete(comment).where(eq(comment.id, id));
     });
   }

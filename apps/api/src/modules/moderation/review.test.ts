@@ -4,7 +4,6 @@ import { describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { type Caller, test } from '../../test/fixtures.js';
 import { callers, insertComment, insertPost } from '../votes/board-test-data.js';
-import { recordPostDeletion } from './content-deletion.js';
 
 const reportPost = (caller: Caller, id: number, reason = 'Abusive') =>
   caller.api.board.reportPost({ params: { id }, body: { reason } });
@@ -180,11 +179,8 @@ describe('GET /api/board/reports/history', () => {
     const [reporter] = await callers(app, 1);
     await reportPost(reporter!, target.id);
     await reportComment(reporter!, reply.id);
-    // What the posts module does when an admin deletes a post (its comments go with it).
-    await app.db.transaction(async (tx) => {
-      await recordPostDeletion(tx, target.id, admin.id);
-      await tx.delete(post).where(eq(post.id, target.id));
-    });
+    // An admin deletes the post; its comment goes with it.
+    expect((await admin.api.board.deletePost({ params: { id: target.id } })).status).toBe(204);
     for (const [targetType, targetId, body] of [
       ['POST', target.id, 'Evidence'],
       ['COMMENT', reply.id, 'Reply evidence'],
@@ -199,5 +195,22 @@ describe('GET /api/board/reports/history', () => {
       sql`select count(*)::int as open from report where resolution_id is null and member_id = ${reporter!.id}`,
     )) as unknown as [{ open: number }];
     expect(open).toBe(0);
+  });
+
+  test('an author deleting their reported comment closes its reports as theirs', async ({ app, other }) => {
+    const target = await insertPost(app, other.id, { title: 'Thread' });
+    const reply = await insertComment(app, other.id, target.id, { body: 'Regrettable' });
+    const [reporter] = await callers(app, 1);
+    await reportComment(reporter!, reply.id);
+    expect((await other.api.board.deleteComment({ params: { id: reply.id } })).status).toBe(204);
+    const [{ open }] = (await app.db.execute(
+      sql`select count(*)::int as open from report
+       where resolution_id is null and target_type = 'COMMENT' and target_id = ${reply.id}`,
+    )) as unknown as [{ open: number }];
+    expect(open).toBe(0);
+    const [event] = (await app.db.execute(
+      sql`select action, actor_id from moderation_event where target_type = 'COMMENT' and target_id = ${reply.id}`,
+    )) as unknown as [{ action: string; actor_id: number }];
+    expect(event).toEqual({ action: 'CONTENT_DELETED', actor_id: other.id });
   });
 });

@@ -14,6 +14,7 @@ import { type Database, member, post, postVote, type Transaction } from '@nesteg
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import { recordPostDeletion } from '../moderation/content-deletion.js';
 import { DailyCaps, PointReason, type PointsService } from '../points/points.service.js';
 import { containsSpam } from '../spam/spam-filter.js';
 import { assertOffsetAllowed, pageOf } from './board-sql.js';
@@ -175,8 +176,9 @@ export class PostsService {
   }
 
   /**
-   * Deletes a post with its comments and votes (foreign key cascades). Reports are history and stay. Its
-   * author may delete it even when blocked; for other non-admins a blocked post does not exist.
+   * Deletes a post with its comments and votes (foreign key cascades). Reports are history and stay,
+   * closed by a CONTENT_DELETED event. Its author may delete it even when blocked; for other non-admins a
+   * blocked post does not exist.
    */
   async delete(writer: Writer, id: number): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
@@ -184,6 +186,7 @@ export class PostsService {
       const isAuthor = stored?.memberId === writer.memberId;
       if (!stored || (stored.blocked && !writer.isAdmin && !isAuthor)) throw new NotFoundError('post');
       if (!isAuthor && !writer.isAdmin) throw notYours('post');
+      await recordPostDeletion(tx, id, writer.memberId);
       await tx.delete(post).where(eq(post.id, id));
     });
   }
