@@ -214,6 +214,12 @@ describe('foreign approvals', () => {
     problemOf(await notify(premium, TEXTS.samsungEur), 503, 'PROVIDER_UNAVAILABLE');
     expect(await entriesOf(app, premium.id)).toEqual([]);
   });
+
+  test('a currency the provider does not know → 404 and nothing created', async ({ app, premium }) => {
+    fake.on('GET /v6/k/pair/GBP/KRW', () => rawJson('{"result":"error","error-type":"unsupported-code"}'));
+    problemOf(await notify(premium, TEXTS.samsungEur.replace('EUR', 'GBP')), 404, 'CURRENCY_NOT_FOUND');
+    expect(await entriesOf(app, premium.id)).toEqual([]);
+  });
 });
 
 describe('card matching', () => {

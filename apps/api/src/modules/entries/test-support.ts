@@ -2,14 +2,24 @@ import { accountEntry, entryTag, tag } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
 import { registerOwnedResource } from '../../test/ownership/registry.js';
 
-/** A member's entry (with a tag): read, changed and deleted by id; confirmed by id once issue 10 serves it. */
+/**
+ * A member's pending entry (with a tag): read, changed, deleted and confirmed by id. Pending, so that a
+ * foreign confirm that got through would show as a changed row.
+ */
 registerOwnedResource({
   name: 'entry',
   routes: ['ledger.entries.get', 'ledger.entries.update', 'ledger.entries.delete', 'ledger.entries.confirm'],
   async make(app, owner) {
     const [created] = await app.db
       .insert(accountEntry)
-      .values({ memberId: owner.id, type: 'EXPENSE', amount: 12_000, entryDate: '2024-05-01', memo: 'owned' })
+      .values({
+        memberId: owner.id,
+        type: 'EXPENSE',
+        amount: 12_000,
+        entryDate: '2024-05-01',
+        memo: 'owned',
+        pending: true,
+      })
       .returning({ id: accountEntry.id });
     const [ownTag] = await app.db
       .insert(tag)
