@@ -3,6 +3,7 @@ import { type Database, member, moderationEvent, report } from '@nestegg/db';
 import { and, count, desc, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type AuthorRow, toAuthor } from '../avatars/author.view.js';
+import { assertOffsetAllowed } from '../posts/board-sql.js';
 
 /** Events listed with a history (a target sees a handful: blocks and dismissals). */
 const EVENTS_SHOWN = 50;
@@ -39,6 +40,7 @@ export async function reportHistory(
   publicUrl: string,
 ): Promise<ReportHistory> {
   const { targetType, targetId, page, size } = query;
+  assertOffsetAllowed(page, size, undefined);
   const ofTarget = and(eq(report.targetType, targetType), eq(report.targetId, targetId));
   const eventsOfTarget = and(eq(moderationEvent.targetType, targetType), eq(moderationEvent.targetId, targetId));
   const [rows, [counted], events] = await Promise.all([

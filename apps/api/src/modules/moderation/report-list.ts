@@ -1,8 +1,8 @@
-import { MAX_OFFSET_ROWS, type ReportedItem, type ReportedItemPage, type ReportTargetType } from '@nestegg/contract';
+import type { ReportedItem, ReportedItemPage, ReportTargetType } from '@nestegg/contract';
 import { comment, type Database, member, post, report } from '@nestegg/db';
 import { type SQL, sql } from 'drizzle-orm';
-import { BadRequestError } from '../../lib/errors.js';
 import { toAuthor } from '../avatars/author.view.js';
+import { assertOffsetAllowed } from '../posts/board-sql.js';
 
 const REASONS_SHOWN = 10;
 const EXCERPT_LENGTH = 200;
@@ -59,9 +59,7 @@ export class ReportList {
   ) {}
 
   async page({ page, size }: { page: number; size: number }): Promise<ReportedItemPage> {
-    if (page * size > MAX_OFFSET_ROWS) {
-      throw new BadRequestError('OFFSET_TOO_DEEP', `Pages deeper than ${MAX_OFFSET_ROWS} rows are not served.`);
-    }
+    assertOffsetAllowed(page, size, undefined);
     const [rows, [counted]] = await Promise.all([
       this.db.execute<ReportedRow>(pageQuery(size, (page - 1) * size)),
       this.db.execute<{ total: number }>(sql`select count(*)::int as total from (${flagged}) f`),

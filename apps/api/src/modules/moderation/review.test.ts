@@ -57,6 +57,11 @@ describe('GET /api/board/reports', () => {
     expect(second).toMatchObject({ page: 2, size: 2, total: 3 });
     expect(second.items.map((item) => item.targetId)).toEqual([spam.id]);
     problemOf(await admin.api.board.listReports({ query: { page: 101, size: 100 } }), 400, 'OFFSET_TOO_DEEP');
+    problemOf(
+      await admin.api.board.reportHistory({ query: { targetType: 'POST', targetId: 1, page: 101, size: 100 } }),
+      400,
+      'OFFSET_TOO_DEEP',
+    );
   });
 
   test('the excerpt is the first 200 characters of the body', async ({ app, admin, other }) => {

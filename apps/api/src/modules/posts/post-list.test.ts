@@ -1,10 +1,12 @@
 import { type BoardCategory, MAX_OFFSET_ROWS, type PostListQuerySchema, type PostPage } from '@nestegg/contract';
 import { post, postVote } from '@nestegg/db';
-import { eq } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import type { z } from 'zod';
 import { type ApiClient, bodyOf, problemOf } from '../../test/client.js';
-import { test } from '../../test/fixtures.js';
+import { type Caller, test } from '../../test/fixtures.js';
+import { callers } from '../votes/board-test-data.js';
 import { addTagGroup, clearBoard, hoursAgo, insertPost, insertPosts } from './board-fixtures.js';
 
 const ids = (page: { items: { id: number }[] }) => page.items.map((item) => item.id);
@@ -210,6 +212,71 @@ describe('the post list', () => {
     await insertPost(app, free.id);
     const past = bodyOf(await anonymous.board.listPosts({ query: { page: 5 } }), 200);
     expect(past).toMatchObject({ items: [], total: 1, nextCursor: null, page: 5 });
+  });
+});
+
+describe('the counted totals (decision BD5)', () => {
+  const filters: { category?: BoardCategory; tag?: string }[] = [
+    {},
+    { category: 'tips' },
+    { tag: 'fx' },
+    { category: 'saving', tag: 'tax' },
+  ];
+
+  async function counted(app: FastifyInstance, filter: (typeof filters)[number]) {
+    const rows = (await app.db.execute(sql`
+      select count(*) filter (where not blocked)::int as visible, count(*)::int as every
+        from post
+       where (${filter.category ?? null}::text is null or category::text = ${filter.category ?? null})
+         and (${filter.tag ?? null}::text is null or ${filter.tag ?? null} = any(tags))`)) as unknown as {
+      visible: number;
+      every: number;
+    }[];
+    return rows[0]!;
+  }
+
+  test('stay exact under concurrent writes, edits, blocks, deletions and a withdrawal', async ({
+    app,
+    admin,
+    anonymous,
+  }) => {
+    await clearBoard(app);
+    await addTagGroup(app, 'All', [], ['fx', 'tax']);
+    const writers: Caller[] = await callers(app, 6);
+    const boards: BoardCategory[] = ['community', 'saving', 'tips'];
+    const created = await Promise.all(
+      writers.flatMap((writer, w) =>
+        [0, 1, 2].map((n) =>
+          writer.api.board.createPost({
+            body: {
+              category: boards[(w + n) % 3]!,
+              title: `T${w}${n}`,
+              body: 'b',
+              tags: n === 1 ? ['fx'] : ['fx', 'tax'],
+            },
+          }),
+        ),
+      ),
+    );
+    const ids = created.map((response) => bodyOf(response, 201).id);
+    await Promise.all([
+      ...ids
+        .slice(0, 5)
+        .map((id) => admin.api.board.updatePost({ params: { id }, body: { category: 'tips', tags: ['tax'] } })),
+      ...ids.slice(5, 9).map((id) => admin.api.board.deletePost({ params: { id } })),
+      app.db
+        .update(post)
+        .set({ blocked: true, blockReason: 'REPORTS' })
+        .where(inArray(post.id, ids.slice(9, 11))),
+    ]);
+    expect((await admin.api.admin.deleteMember({ params: { id: writers[5]!.id } })).status).toBe(204);
+
+    for (const filter of filters) {
+      const expected = await counted(app, filter);
+      const seen = bodyOf(await anonymous.board.listPosts({ query: filter }), 200);
+      const seenByAdmin = bodyOf(await admin.api.board.listPosts({ query: filter }), 200);
+      expect([seen.total, seenByAdmin.total], JSON.stringify(filter)).toEqual([expected.visible, expected.every]);
+    }
   });
 });
 
