@@ -12,14 +12,11 @@ const LAST_PAGE_SIZES = { quick: [1_000, 10_000], full: [10_000, 100_000] };
 const PAGE_SIZE = 20;
 
 /** drizzle leaves `offset 0` out, so page 1 is a statement of its own. */
+/** The api's statement: `offset` is a parameter on every page, the first included. */
 function pageRows(deps: BaselineDeps, size: number, offset: number) {
-  return offset === 0
-    ? deps.sql<
-        MemberSummaryRow[]
-      >`select "id", "email", "display_name", "role", "status", "provider", "plan", "plan_expires_at", "plan_product", "plan_auto_renew", "points", "idpone_picture", "created_at" from "member" order by "member"."id" desc limit ${size}`
-    : deps.sql<
-        MemberSummaryRow[]
-      >`select "id", "email", "display_name", "role", "status", "provider", "plan", "plan_expires_at", "plan_product", "plan_auto_renew", "points", "idpone_picture", "created_at" from "member" order by "member"."id" desc limit ${size} offset ${offset}`;
+  return deps.sql<
+    MemberSummaryRow[]
+  >`select "id", "email", "display_name", "role", "status", "provider", "plan", "plan_expires_at", "plan_product", "plan_auto_renew", "points", "idpone_picture", "created_at" from "member" order by "member"."id" desc limit ${size} offset ${offset}`;
 }
 
 function listPage(deps: BaselineDeps, size: number, offset: number) {
