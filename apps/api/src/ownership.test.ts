@@ -23,6 +23,8 @@ const levelOf = (route: AppRoute) => (route.metadata as { auth: AuthLevel }).aut
  */
 const externalIdFields = new Set(['productId', 'orderId']);
 const isResourceField = (key: string) => /Ids?$/.test(key) && !externalIdFields.has(key);
+/** A reorder names every row it orders; another member's id makes the list wrong: 400 INVALID_REORDER. */
+const REORDER_FIELD = 'ids';
 const bodySchemaOf = (route: AppRoute) =>
   'body' in route && route.body instanceof z.ZodType ? (route.body as z.ZodTypeAny) : undefined;
 
@@ -41,10 +43,17 @@ function referencesOf(key: string, route: AppRoute): Reference[] {
   const pathRefs = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(
     (match): Reference => ({ place: 'path', key: match[1]!, resource: byRoute }),
   );
+  // A reorder's `ids` list names rows of the route's own resource.
   const fieldRefs = (place: 'body' | 'query', schema: unknown) =>
     fieldsOf(schema)
-      .filter((field) => isResourceField(field.key))
-      .map((field): Reference => ({ place, key: field.key, resource: byField(field.key) }));
+      .filter((field) => isResourceField(field.key) || field.key === REORDER_FIELD)
+      .map(
+        (field): Reference => ({
+          place,
+          key: field.key,
+          resource: field.key === REORDER_FIELD ? byRoute : byField(field.key),
+        }),
+      );
   return [...pathRefs, ...fieldRefs('body', bodySchemaOf(route)), ...fieldRefs('query', route.query)];
 }
 
@@ -58,7 +67,7 @@ function requestFor(route: AppRoute, references: Reference[], ids: Map<Reference
     const id = ids.get(reference)!;
     if (reference.place === 'path') url = url.replace(`:${reference.key}`, String(id));
     else if (reference.place === 'query') query.set(reference.key, String(id));
-    else if (body) body[reference.key] = /Ids$/.test(reference.key) ? [id] : id;
+    else if (body) body[reference.key] = /[Ii]ds$/.test(reference.key) ? [id] : id;
   }
   const search = query.size > 0 ? `?${query}` : '';
   return { method: route.method as 'GET', url: `${url}${search}`, ...(body ? { payload: body } : {}) };
@@ -87,11 +96,27 @@ async function foreignCallFailures(
     references.map((reference) => reference.resource!.snapshot(app, ids.get(reference)!)),
   );
   const readable = route.method === 'GET' && references.every((reference) => reference.resource!.readableByOthers);
-  const expected = readable ? 200 : 404;
+  const reorder = references.some((reference) => reference.key === REORDER_FIELD);
+  const refused = references.find((reference) => reference.resource!.refusedToOthersWith)?.resource;
+  const expected = readable
+    ? '200'
+    : reorder
+      ? '400 INVALID_REORDER'
+      : refused
+        ? `403 ${refused.refusedToOthersWith}`
+        : '404';
+  const answered = [400, 403].includes(response.statusCode)
+    ? `${response.statusCode} ${response.json().code}`
+    : String(response.statusCode);
   const failures: string[] = [];
-  if (response.statusCode !== expected)
-    failures.push(`${key}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 120)}`);
+  if (answered !== expected)
+    failures.push(`${key}: expected ${expected}, got ${answered} ${response.body.slice(0, 120)}`);
   if (JSON.stringify(after) !== JSON.stringify(before)) failures.push(`${key}: the owner's data changed`);
+  // The same request from the owner must reach the row, or the 404 above proved nothing.
+  if (references.every((reference) => !reference.resource!.hiddenFromOwner)) {
+    const own = await app.inject({ ...requestFor(route, references, ids), headers: owner.headers });
+    if (own.statusCode === 404) failures.push(`${key}: its owner gets 404 too, so the factory does not fit the route`);
+  }
   return failures;
 }
 

@@ -93,7 +93,7 @@ describe('across replicas: two api instances, two billing workers, one database'
       { databaseUrl: database.url, redisUrl: redis.url, redisKeyPrefix: redis.keyPrefix },
       storeEnvironment(store),
     );
-    for (let index = 0; index < 2; index += 1) apps.push(await buildApp(loadEnv(env)));
+    apps.push(...(await Promise.all([buildApp(loadEnv(env)), buildApp(loadEnv(env))])));
 
     // A membership that ran out an hour ago, auto-renew off: the expiry job's to downgrade, once.
     lapsed = await createMemberWithSession(appA(), { plan: 'PREMIUM' });
@@ -127,19 +127,18 @@ describe('across replicas: two api instances, two billing workers, one database'
       ...EVERY_MINUTE,
     });
     workersStartedAt = Date.now();
-    for (const name of ['worker-1', 'worker-2']) {
-      workers.push(
-        await startWorker(workerEnv, recordingLogger(name, log), {
-          // A cron pass every second on each worker: many passes race for every occurrence.
-          boss: { cronMonitorIntervalSeconds: 1, cronWorkerIntervalSeconds: 1 },
-        }),
-      );
-    }
+    // A cron pass every second on each worker: many passes race for every occurrence.
+    const boss = { cronMonitorIntervalSeconds: 1, cronWorkerIntervalSeconds: 1 };
+    workers.push(
+      ...(await Promise.all(
+        ['worker-1', 'worker-2'].map((name) => startWorker(workerEnv, recordingLogger(name, log), { boss })),
+      )),
+    );
   });
 
   afterAll(async () => {
     await stopWorkers();
-    for (const app of apps) await app.close();
+    await Promise.all(apps.map((app) => app.close()));
     await redis?.cleanup();
     await database?.drop();
     await store.close();
@@ -318,6 +317,8 @@ describe('across replicas: two api instances, two billing workers, one database'
       store.failingTokens.delete(deferredToken);
     }
     expect(await memberRow(appA(), deferred.id)).toMatchObject({ plan: 'PREMIUM', planAutoRenew: true });
+    // Runs on both workers never asked the store about one purchase at the same time (the token's lock).
+    expect(store.calls.maxConcurrentGetsPerToken).toBe(1);
 
     // More cron passes (one a second, claimed by either worker) found the latest occurrence still due and
     // sent nothing new; then both workers stop, so the job table and their logs compare without a job between.

@@ -1,7 +1,6 @@
 /**
- * Ownership matrix resource of the comment routes. Editing or deleting someone else's visible comment is
- * 403 FORBIDDEN (comments.test.ts); the matrix's 404 is checked on a comment of a blocked post, which does
- * not exist for another member, and must stay unchanged.
+ * Ownership matrix resource of the comment routes: editing or deleting someone else's visible comment is
+ * 403 FORBIDDEN and changes nothing.
  */
 import { comment } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
@@ -9,10 +8,11 @@ import { registerOwnedResource } from '../../test/ownership/registry.js';
 import { insertComments, insertPost } from '../posts/board-fixtures.js';
 
 registerOwnedResource({
-  name: 'comment of a blocked post',
+  name: 'comment',
   routes: ['board.updateComment', 'board.deleteComment'],
+  refusedToOthersWith: 'FORBIDDEN',
   async make(app, owner) {
-    const parent = await insertPost(app, owner.id, { blocked: true, blockReason: 'REPORTS' });
+    const parent = await insertPost(app, owner.id);
     const [created] = await insertComments(app, owner.id, parent.id, [{}]);
     return created!.id;
   },

@@ -1,9 +1,8 @@
 /**
  * Ownership matrix resources of the post routes. Another member reads a visible post and its comments
- * (200). Editing or deleting someone else's visible post is refused with 403 FORBIDDEN, which the matrix
- * (404 for every write) cannot express; posts.test.ts covers it. So the write routes are checked on a
- * blocked post, which does not exist for another member: 404, and nothing of it changes. Commenting on a
- * visible post is what the route is for; on a blocked one it is 404 too.
+ * (200); editing or deleting someone else's visible post is 403 FORBIDDEN and changes nothing. Commenting
+ * on a visible post is what the route is for; on a blocked one it is 404 for everyone but admins, its
+ * author included (BD23).
  */
 import { comment, post } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
@@ -35,8 +34,19 @@ registerOwnedResource({
 });
 
 registerOwnedResource({
-  name: 'blocked board post (writes)',
-  routes: ['board.updatePost', 'board.deletePost', 'board.createComment'],
+  name: 'board post (writes)',
+  routes: ['board.updatePost', 'board.deletePost'],
+  refusedToOthersWith: 'FORBIDDEN',
+  async make(app, owner) {
+    return (await insertPost(app, owner.id, { tags: [] })).id;
+  },
+  snapshot: postAndComments,
+});
+
+registerOwnedResource({
+  name: 'blocked board post (comments)',
+  routes: ['board.createComment'],
+  hiddenFromOwner: true,
   async make(app, owner) {
     return (await insertPost(app, owner.id, { blocked: true, blockReason: 'REPORTS' })).id;
   },

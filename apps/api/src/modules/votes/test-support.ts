@@ -25,6 +25,7 @@ const reportsAndEventsOf = async (app: FastifyInstance, targetType: 'POST' | 'CO
 registerOwnedResource({
   name: 'blocked board post',
   routes: ['board.votePost', 'board.reportPost', 'board.listRecommenders'],
+  hiddenFromOwner: true,
   async make(app, owner) {
     return (await insertPost(app, owner.id, { blocked: true, blockReason: 'REPORTS' })).id;
   },
@@ -44,6 +45,7 @@ registerOwnedResource({
 registerOwnedResource({
   name: 'blocked board comment',
   routes: ['board.voteComment', 'board.reportComment'],
+  hiddenFromOwner: true,
   async make(app, owner) {
     const parent = await insertPost(app, owner.id);
     return (await insertComment(app, owner.id, parent.id, { blocked: true, blockReason: 'REPORTS' })).id;

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { account, type Database } from '@nestegg/db';
-import { and, asc, gt, isNotNull, like, not, sql } from 'drizzle-orm';
+import { and, asc, isNotNull, like, not, sql } from 'drizzle-orm';
 
 /** An AES-256 key by id (`ACCOUNT_NUMBER_KEYS`). */
 export interface EncryptionKey {
@@ -80,7 +80,7 @@ export interface ReencryptionReport {
 
 /**
  * Moves every stored account number (plain, or under another key) to the current key, `batchSize` rows
- * per transaction, in id order. Idempotent: numbers already under the current key are not touched. A row
+ * per transaction, in key order (member, id). Idempotent: numbers already under the current key are not touched. A row
  * changed meanwhile by its member keeps the member's value (the update matches the value it read). This
  * is the one wallet operation across all members: it is the operator's key rotation.
  */
@@ -100,22 +100,30 @@ export async function reencryptAccountNumbers(
     .where(and(isNotNull(account.accountNumber), current));
   report.alreadyCurrent = counted?.n ?? 0;
 
-  let afterId = 0;
+  let after = { memberId: 0, id: 0 };
   for (;;) {
     const rows = await db
-      .select({ id: account.id, accountNumber: account.accountNumber })
+      .select({ memberId: account.memberId, id: account.id, accountNumber: account.accountNumber })
       .from(account)
-      .where(and(gt(account.id, afterId), isNotNull(account.accountNumber), not(current)))
-      .orderBy(asc(account.id))
+      .where(
+        and(
+          sql`(${account.memberId}, ${account.id}) > (${after.memberId}::int, ${after.id}::int)`,
+          isNotNull(account.accountNumber),
+          not(current),
+        ),
+      )
+      .orderBy(asc(account.memberId), asc(account.id))
       .limit(batchSize);
     if (rows.length === 0) return report;
-    afterId = rows.at(-1)!.id;
+    const last = rows.at(-1)!;
+    after = { memberId: last.memberId, id: last.id };
     const moves = reencryptBatch(cipher, rows, report);
     if (moves.length > 0) report.reencrypted += await writeMoves(db, moves);
   }
 }
 
 interface Move {
+  memberId: number;
   id: number;
   from: string;
   to: string;
@@ -123,14 +131,14 @@ interface Move {
 
 function reencryptBatch(
   cipher: AccountNumberCipher,
-  rows: { id: number; accountNumber: string | null }[],
+  rows: { memberId: number; id: number; accountNumber: string | null }[],
   report: ReencryptionReport,
 ): Move[] {
   const moves: Move[] = [];
   for (const row of rows) {
     try {
       const from = row.accountNumber!;
-      moves.push({ id: row.id, from, to: cipher.encrypt(cipher.decrypt(from))! });
+      moves.push({ memberId: row.memberId, id: row.id, from, to: cipher.encrypt(cipher.decrypt(from))! });
     } catch (error) {
       if (!(error instanceof UnreadableAccountNumberError)) throw error;
       report.unreadable += 1;
@@ -141,11 +149,13 @@ function reencryptBatch(
 
 /** One statement per batch; a row whose number changed since it was read is skipped. */
 async function writeMoves(db: Database, moves: Move[]): Promise<number> {
-  const rows = JSON.stringify(moves.map((move) => ({ id: move.id, from_value: move.from, to_value: move.to })));
+  const rows = JSON.stringify(
+    moves.map((move) => ({ member_id: move.memberId, id: move.id, from_value: move.from, to_value: move.to })),
+  );
   const updated = await db.execute(sql`
     update ${account} set account_number = m.to_value
-      from jsonb_to_recordset(${rows}::jsonb) as m(id int, from_value text, to_value text)
-     where ${account.id} = m.id and ${account.accountNumber} = m.from_value
+      from jsonb_to_recordset(${rows}::jsonb) as m(member_id int, id int, from_value text, to_value text)
+     where ${account.memberId} = m.member_id and ${account.id} = m.id and ${account.accountNumber} = m.from_value
     returning ${account.id}`);
   return updated.length;
 }

@@ -19,6 +19,13 @@ export interface OwnedResource {
   snapshot(app: FastifyInstance, id: number | string): Promise<unknown>;
   /** Board content: other members may read it (200) but never change it. */
   readableByOthers?: boolean;
+  /**
+   * What another member's write gets when it is not 404: visible board content exists for everyone, so
+   * editing or deleting someone else's is 403 FORBIDDEN (BD24).
+   */
+  refusedToOthersWith?: 'FORBIDDEN';
+  /** Blocked board content is hidden from its own author too (BD23): the owner's own call is not checked. */
+  hiddenFromOwner?: boolean;
 }
 
 export const ownedResources: OwnedResource[] = [];
