@@ -10,10 +10,11 @@ import { type AuthLevel, contract, ProblemCodeSchema } from '@nestegg/contract';
 import type { AppRoute } from '@ts-rest/core';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { describe, expect } from 'vitest';
+import { z } from 'zod';
 import { createMemberWithSession } from './test/app.js';
 import { contractRoutes } from './test/contract-routes.js';
 import { test } from './test/fixtures.js';
-import { casesFor, type RobustnessCase, type RouteTarget } from './test/robustness/cases.js';
+import { casesFor, type RobustnessCase, type RouteTarget, validBodyOf } from './test/robustness/cases.js';
 
 const SEED = Number(process.env.ROBUSTNESS_SEED ?? 20261122);
 const MAX_MILLISECONDS = 2000;
@@ -60,6 +61,17 @@ function problemsWith(route: AppRoute, response: LightMyRequestResponse, elapsed
   return problems;
 }
 
+/**
+ * The valid body the per-field cases start from: it must pass the route's own schema, or a hostile field
+ * could be refused for another field's fault and the case would prove nothing.
+ */
+function baselineBodyProblem(route: AppRoute): string | null {
+  if (!('body' in route) || !(route.body instanceof z.ZodType)) return null;
+  const body = route.body as z.ZodTypeAny;
+  const parsed = body.safeParse(validBodyOf(route, body));
+  return parsed.success ? null : `the generated valid body fails the schema: ${parsed.error.issues[0]?.message}`;
+}
+
 async function stillServes(app: FastifyInstance): Promise<boolean> {
   const { headers } = await createMemberWithSession(app);
   return (await app.inject({ method: 'GET', url: '/api/auth/profile', headers })).statusCode === 200;
@@ -72,6 +84,8 @@ describe('robustness of every served route', () => {
     let cases = 0;
     for (const [index, route] of served.entries()) {
       const level = levelOf(route);
+      const baselineProblem = baselineBodyProblem(route);
+      if (baselineProblem) failures.push(`${route.method} ${route.path}: ${baselineProblem}`);
       let headers = await headersFor(app, level);
       const target: RouteTarget = { route, url: (params) => fillPath(route.path, params), headers };
       for (const testCase of casesFor(target, SEED + index) as RobustnessCase[]) {
