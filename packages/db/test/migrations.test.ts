@@ -358,6 +358,146 @@ describe('constraints', () => {
   });
 });
 
+/*
+ * Scale-out rule (decision L5): every member-owned table carries `member_id` and its keys and indexes lead with
+ * it, and a reference between two of them is composite on `member_id`, so the ledger can be distributed by member
+ * (Citus co-locates on `member_id`; it wants the distribution column in every primary key and unique constraint).
+ * Member-owned: every public table with a `member_id` column, minus the tables below.
+ */
+const NOT_MEMBER_OWNED: Record<string, string> = {
+  auth_session: 'session store: looked up by token hash, not by member',
+  point_history: 'community points, awarded with the board content and member.points; not ledger data',
+  iap_purchase: 'billing: the store key (purchase_token) is global, and store notifications find it by token',
+  post: 'board: shared content, read by everyone',
+  comment: 'board: shared content, read by everyone',
+  post_vote: "board: keyed by the voter, counted on another member's post",
+  comment_vote: "board: keyed by the voter, counted on another member's comment",
+  report: "board: keyed by the reporter, about another member's post or comment",
+  board_image: 'board: shown to everyone in posts and comments',
+  post_image: 'board: maintained by the triggers of post',
+  comment_image: 'board: maintained by the triggers of comment',
+};
+
+/**
+ * Plain (non-unique) indexes of member-owned tables that serve a retention sweep across all members by time.
+ * A non-unique index never needs the distribution column (Citus keeps it per shard, and the sweep runs on
+ * each shard); keys always do, so no key can be listed here.
+ */
+const CROSS_MEMBER_SWEEP_INDEXES: Record<string, string> = {
+  ledger_change_tombstone_changed_idx: 'sync-tombstone-cleanup deletes tombstones past the retention, oldest first',
+  idempotency_key_created_idx: 'idempotency-cleanup deletes keys older than 48 hours',
+};
+
+describe('scale-out rule (decision L5)', () => {
+  async function memberOwnedTables(): Promise<string[]> {
+    const rows = await handle.sql<{ table_name: string }[]>`
+      select c.relname as table_name
+        from pg_class c
+        join pg_namespace n on n.oid = c.relnamespace
+        join pg_attribute a on a.attrelid = c.oid and a.attname = 'member_id' and not a.attisdropped
+       where n.nspname = 'public' and c.relkind in ('r', 'p')
+       order by 1`;
+    return rows.map((r) => r.table_name).filter((name) => !(name in NOT_MEMBER_OWNED));
+  }
+
+  it('knows the member-owned tables (every exemption names a table with member_id)', async () => {
+    const withMemberId = await handle.sql<{ table_name: string }[]>`
+      select table_name from information_schema.columns
+       where table_schema = 'public' and column_name = 'member_id'`;
+    const names = new Set(withMemberId.map((r) => r.table_name));
+    for (const exempt of Object.keys(NOT_MEMBER_OWNED)) expect(names.has(exempt), exempt).toBe(true);
+    expect(await memberOwnedTables()).toEqual(
+      expect.arrayContaining([
+        'account',
+        'account_entry',
+        'budget',
+        'budget_income',
+        'budget_onetime',
+        'card_cancellation',
+        'category',
+        'entry_tag',
+        'idempotency_key',
+        'investment_holding',
+        'investment_trade',
+        'ledger_change',
+        'member_change_counter',
+        'merchant_category',
+        'quick_entry',
+        'recurring',
+        'tag',
+        'wallet_value_history',
+      ]),
+    );
+  });
+
+  it('every primary key, unique constraint and index of a member-owned table leads with member_id', async () => {
+    const owned = await memberOwnedTables();
+    // Keys (primary, unique, exclusion) from pg_constraint, every index (keys' included) from pg_index.
+    const keys = await handle.sql<{ table_name: string; name: string; first_column: string | null }[]>`
+      select con.conrelid::regclass::text as table_name, con.conname as name, a.attname as first_column
+        from pg_constraint con
+        left join pg_attribute a on a.attrelid = con.conrelid and a.attnum = con.conkey[1]
+       where con.contype in ('p', 'u', 'x') and con.conrelid::regclass::text = any(${owned})`;
+    const indexes = await handle.sql<
+      { table_name: string; name: string; first_column: string | null; is_unique: boolean; definition: string }[]
+    >`
+      select t.relname as table_name, i.relname as name, a.attname as first_column, x.indisunique as is_unique,
+             pg_get_indexdef(x.indexrelid) as definition
+        from pg_index x
+        join pg_class t on t.oid = x.indrelid
+        join pg_class i on i.oid = x.indexrelid
+        join pg_namespace n on n.oid = t.relnamespace
+        left join pg_attribute a on a.attrelid = t.oid and a.attnum = x.indkey[0] and x.indkey[0] <> 0
+       where n.nspname = 'public' and t.relname = any(${owned})`;
+    expect(keys.filter((k) => k.table_name === 'account_entry').length).toBeGreaterThan(0);
+
+    const keyOffenders = keys
+      .filter((k) => k.first_column !== 'member_id')
+      .map((k) => `${k.table_name}.${k.name} (first column ${k.first_column})`);
+    expect(keyOffenders).toEqual([]);
+
+    const indexOffenders = indexes
+      .filter((index) => index.first_column !== 'member_id')
+      .filter((index) => index.is_unique || !(index.name in CROSS_MEMBER_SWEEP_INDEXES))
+      .map((index) => index.definition);
+    expect(indexOffenders).toEqual([]);
+
+    // The exemptions stay true: each names an existing plain index.
+    const byName = new Map(indexes.map((index) => [index.name, index]));
+    for (const name of Object.keys(CROSS_MEMBER_SWEEP_INDEXES)) {
+      expect(byName.get(name)?.is_unique, name).toBe(false);
+    }
+  });
+
+  it('a foreign key touching a member-owned table is composite on member_id (or is member_id → member.id)', async () => {
+    const owned = await memberOwnedTables();
+    const foreignKeys = await handle.sql<
+      { name: string; source: string; target: string; source_first: string; target_first: string; columns: number }[]
+    >`
+      select con.conname as name, con.conrelid::regclass::text as source, con.confrelid::regclass::text as target,
+             sa.attname as source_first, ta.attname as target_first, cardinality(con.conkey) as columns
+        from pg_constraint con
+        join pg_attribute sa on sa.attrelid = con.conrelid and sa.attnum = con.conkey[1]
+        join pg_attribute ta on ta.attrelid = con.confrelid and ta.attnum = con.confkey[1]
+       where con.contype = 'f' and con.connamespace = 'public'::regnamespace
+         and (con.conrelid::regclass::text = any(${owned}) or con.confrelid::regclass::text = any(${owned}))`;
+    const ownedSet = new Set(owned);
+    const offenders = foreignKeys
+      .filter((fk) => {
+        const toMember = fk.target === 'member' && fk.columns === 1 && fk.source_first === 'member_id';
+        const betweenOwned =
+          ownedSet.has(fk.source) &&
+          ownedSet.has(fk.target) &&
+          fk.source_first === 'member_id' &&
+          fk.target_first === 'member_id';
+        return !(toMember || betweenOwned);
+      })
+      .map((fk) => `${fk.source}.${fk.name} → ${fk.target}`);
+    expect(foreignKeys.length).toBeGreaterThan(owned.length);
+    expect(offenders).toEqual([]);
+  });
+});
+
 describe('types through the driver', () => {
   it('reads bigint money as numbers, dates as strings, bytea as Buffer, and supports relational queries', async () => {
     const m = await newMember('types@example.com');

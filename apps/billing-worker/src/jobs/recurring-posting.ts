@@ -1,6 +1,6 @@
 import { type Database, type DbOrTx, type Recurring, recurring } from '@nestegg/db';
 import { addDays, type CalendarDate, localDate, occurrencesBetween } from '@nestegg/domain';
-import { and, asc, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { ScheduledJob } from './job.js';
 
 export const RECURRING_POSTING_QUEUE = 'recurring-posting';
@@ -21,10 +21,17 @@ export interface PostingSummary {
 
 type Due = Pick<
   Recurring,
-  'id' | 'frequency' | 'dayOfMonth' | 'dayOfWeek' | 'monthOfYear' | 'startDate' | 'endDate' | 'lastRunOn'
+  'memberId' | 'id' | 'frequency' | 'dayOfMonth' | 'dayOfWeek' | 'monthOfYear' | 'startDate' | 'endDate' | 'lastRunOn'
 >;
 
+/** Where a run stands: after this recurring, in key order (member, id). */
+interface Position {
+  memberId: number;
+  id: number;
+}
+
 interface Occurrence {
+  memberId: number;
   recurringId: number;
   day: CalendarDate;
 }
@@ -44,18 +51,20 @@ const arrayLiteral = (values: readonly (number | string)[]) => `{${values.join('
 /**
  * The batch's entries in one statement. The unique key (member, recurring, occurrence date) with
  * ON CONFLICT DO NOTHING posts each occurrence once, whatever runs at the same time or ran before a
- * crash. Plain inserts: the balance and change-log triggers fire as for any entry.
+ * crash. Plain inserts: the balance and change-log triggers fire as for any entry. Each recurring is
+ * found by its key (member, id): the entry and its recurring are rows of one member (decision L5).
  */
 async function insertEntries(tx: DbOrTx, occurrences: Occurrence[]): Promise<number> {
   if (occurrences.length === 0) return 0;
+  const members = arrayLiteral(occurrences.map((o) => o.memberId));
   const ids = arrayLiteral(occurrences.map((o) => o.recurringId));
   const days = arrayLiteral(occurrences.map((o) => o.day));
   const inserted = await tx.execute(sql`
     insert into account_entry
       (member_id, account_id, type, amount, entry_date, memo, category, pending, recurring_id, occurrence_date)
     select r.member_id, r.account_id, r.type, r.amount, o.day, coalesce(r.memo, r.name), r.category, false, r.id, o.day
-      from unnest(${ids}::int[], ${days}::date[]) as o(recurring_id, day)
-      join recurring r on r.id = o.recurring_id
+      from unnest(${members}::int[], ${ids}::int[], ${days}::date[]) as o(member_id, recurring_id, day)
+      join recurring r on r.member_id = o.member_id and r.id = o.recurring_id
     on conflict on constraint account_entry_member_occurrence_uq do nothing
     returning id`);
   return inserted.length;
@@ -63,21 +72,30 @@ async function insertEntries(tx: DbOrTx, occurrences: Occurrence[]): Promise<num
 
 /** Each recurring's `last_run_on` moves to its latest posted occurrence (never back). */
 async function markSettled(tx: DbOrTx, occurrences: Occurrence[]): Promise<void> {
-  const latest = new Map<number, CalendarDate>();
-  for (const { recurringId, day } of occurrences) latest.set(recurringId, later(latest.get(recurringId) ?? day, day));
+  const latest = new Map<number, Occurrence>();
+  for (const occurrence of occurrences) {
+    const known = latest.get(occurrence.recurringId);
+    if (!known || occurrence.day > known.day) latest.set(occurrence.recurringId, occurrence);
+  }
   if (latest.size === 0) return;
+  const settled = [...latest.values()];
   await tx.execute(sql`
     update recurring r set last_run_on = v.day, updated_at = now()
-      from unnest(${arrayLiteral([...latest.keys()])}::int[], ${arrayLiteral([...latest.values()])}::date[])
-        as v(id, day)
-     where r.id = v.id and (r.last_run_on is null or r.last_run_on < v.day)`);
+      from unnest(${arrayLiteral(settled.map((o) => o.memberId))}::int[],
+                  ${arrayLiteral(settled.map((o) => o.recurringId))}::int[],
+                  ${arrayLiteral(settled.map((o) => o.day))}::date[]) as v(member_id, id, day)
+     where r.member_id = v.member_id and r.id = v.id and (r.last_run_on is null or r.last_run_on < v.day)`);
 }
 
-/** One batch in one transaction: its rows locked (a member's edit waits, a parallel run re-reads them after us). */
-async function postBatch(db: Database, today: CalendarDate, afterId: number) {
+/**
+ * One batch in one transaction: its rows locked (a member's edit waits, a parallel run re-reads them after us).
+ * Batches follow the key (member, id) through the active recurrings' index (`recurring_member_active_idx`).
+ */
+async function postBatch(db: Database, today: CalendarDate, after: Position) {
   return db.transaction(async (tx) => {
     const due: Due[] = await tx
       .select({
+        memberId: recurring.memberId,
         id: recurring.id,
         frequency: recurring.frequency,
         dayOfMonth: recurring.dayOfMonth,
@@ -90,34 +108,35 @@ async function postBatch(db: Database, today: CalendarDate, afterId: number) {
       .from(recurring)
       .where(
         and(
-          gt(recurring.id, afterId),
+          sql`(${recurring.memberId}, ${recurring.id}) > (${after.memberId}::int, ${after.id}::int)`,
           eq(recurring.active, true),
           lte(recurring.startDate, today),
           or(isNull(recurring.lastRunOn), lt(recurring.lastRunOn, today)),
           or(isNull(recurring.endDate), isNull(recurring.lastRunOn), lt(recurring.lastRunOn, recurring.endDate)),
         ),
       )
-      .orderBy(asc(recurring.id))
+      .orderBy(asc(recurring.memberId), asc(recurring.id))
       .limit(POSTING_BATCH_SIZE)
       .for('update');
     const occurrences = due.flatMap((rule) =>
-      occurrencesDue(rule, today).map((day) => ({ recurringId: rule.id, day })),
+      occurrencesDue(rule, today).map((day) => ({ memberId: rule.memberId, recurringId: rule.id, day })),
     );
     const posted = await insertEntries(tx, occurrences);
     await markSettled(tx, occurrences);
-    return { scanned: due.length, posted, lastId: due.at(-1)?.id };
+    const last = due.at(-1);
+    return { scanned: due.length, posted, last: last && { memberId: last.memberId, id: last.id } };
   });
 }
 
 /** Posts every occurrence that fell due up to `today` (the ledger's calendar day), batch by batch. */
 export async function postDueRecurrings(db: Database, today: CalendarDate): Promise<PostingSummary> {
   const summary: PostingSummary = { today, scanned: 0, posted: 0 };
-  for (let afterId = 0; ; ) {
-    const batch = await postBatch(db, today, afterId);
+  for (let after: Position = { memberId: 0, id: 0 }; ; ) {
+    const batch = await postBatch(db, today, after);
     summary.scanned += batch.scanned;
     summary.posted += batch.posted;
-    if (batch.lastId === undefined) return summary;
-    afterId = batch.lastId;
+    if (batch.last === undefined) return summary;
+    after = batch.last;
   }
 }
 

@@ -9,8 +9,8 @@ import {
   numeric,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
-  unique,
 } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt } from './_common';
 import { member } from './members';
@@ -40,7 +40,7 @@ export type TradeSide = (typeof tradeSide.enumValues)[number];
 export const investmentHolding = pgTable(
   'investment_holding',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    id: integer('id').generatedAlwaysAsIdentity(),
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
@@ -56,7 +56,7 @@ export const investmentHolding = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique('investment_holding_member_id_uq').on(t.memberId, t.id),
+    primaryKey({ name: 'investment_holding_pk', columns: [t.memberId, t.id] }),
     check('investment_holding_quantity_non_negative', sql`${t.quantity} >= 0`),
     check('investment_holding_cost_basis_non_negative', sql`${t.costBasis} >= 0`),
   ],
@@ -65,7 +65,7 @@ export const investmentHolding = pgTable(
 export const investmentTrade = pgTable(
   'investment_trade',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    id: integer('id').generatedAlwaysAsIdentity(),
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
@@ -80,6 +80,7 @@ export const investmentTrade = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ name: 'investment_trade_pk', columns: [t.memberId, t.id] }),
     foreignKey({
       name: 'investment_trade_holding_fk',
       columns: [t.memberId, t.holdingId],
@@ -119,7 +120,10 @@ export const investmentHoldingRelations = relations(investmentHolding, ({ one, m
 
 export const investmentTradeRelations = relations(investmentTrade, ({ one }) => ({
   member: one(member, { fields: [investmentTrade.memberId], references: [member.id] }),
-  holding: one(investmentHolding, { fields: [investmentTrade.holdingId], references: [investmentHolding.id] }),
+  holding: one(investmentHolding, {
+    fields: [investmentTrade.memberId, investmentTrade.holdingId],
+    references: [investmentHolding.memberId, investmentHolding.id],
+  }),
 }));
 
 export type InvestmentHolding = typeof investmentHolding.$inferSelect;

@@ -22,7 +22,10 @@ import { member } from './members';
 /*
  * Scale-out rule (decision L5): every member-owned table carries `member_id`, join tables included, and
  * its keys and indexes lead with it; no query joins two members' rows. The ledger can then be distributed
- * by member (e.g. Citus, co-located on `member_id`) without a rewrite.
+ * by member (e.g. Citus, co-located on `member_id`) without a rewrite. So a primary key is `(member_id, id)`
+ * (`id` stays an identity column, unique by its sequence), and a reference to another ledger row is the
+ * composite `(member_id, x_id)` → `(member_id, id)`, relations included. `packages/db/test/migrations.test.ts`
+ * checks the rule against the catalog.
  */
 
 /** Money: whole local-currency units, `bigint` read as a JS number. */
@@ -51,7 +54,7 @@ export type RecurringFrequency = (typeof recurringFrequency.enumValues)[number];
 export const account = pgTable(
   'account',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    id: integer('id').generatedAlwaysAsIdentity(),
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
@@ -85,7 +88,7 @@ export const account = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique('account_member_id_uq').on(t.memberId, t.id),
+    primaryKey({ name: 'account_pk', columns: [t.memberId, t.id] }),
     unique('account_member_name_uq').on(t.memberId, t.name),
     index('account_member_sort_idx').on(t.memberId, t.sortOrder),
     check('account_loan_months_positive', sql`${t.loanMonths} is null or ${t.loanMonths} > 0`),
@@ -100,7 +103,7 @@ export const account = pgTable(
 export const category = pgTable(
   'category',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    id: integer('id').generatedAlwaysAsIdentity(),
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
@@ -112,15 +115,15 @@ export const category = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique('category_id_member_uq').on(t.id, t.memberId),
+    primaryKey({ name: 'category_pk', columns: [t.memberId, t.id] }),
     foreignKey({
       name: 'category_parent_fk',
-      columns: [t.parentId, t.memberId],
-      foreignColumns: [t.id, t.memberId],
+      columns: [t.memberId, t.parentId],
+      foreignColumns: [t.memberId, t.id],
     }),
     // Entries, budgets, recurrings and quick entries refer to a category by name: one name per type.
     unique('category_member_type_name_uq').on(t.memberId, t.type, t.name),
-    index('category_parent_idx').on(t.parentId),
+    index('category_member_parent_idx').on(t.memberId, t.parentId),
     check('category_not_own_parent', sql`${t.parentId} is null or ${t.parentId} <> ${t.id}`),
   ],
 );
@@ -148,7 +151,7 @@ export const defaultCategory = pgTable(
 export const accountEntry = pgTable(
   'account_entry',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    id: integer('id').generatedAlwaysAsIdentity(),
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
@@ -178,13 +181,16 @@ export const accountEntry = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique('account_entry_member_id_uq').on(t.memberId, t.id),
+    primaryKey({ name: 'account_entry_pk', columns: [t.memberId, t.id] }),
     unique('account_entry_member_notif_key_uq').on(t.memberId, t.notifKey),
     unique('account_entry_member_occurrence_uq').on(t.memberId, t.recurringId, t.occurrenceDate),
     index('account_entry_member_date_idx').on(t.memberId, t.entryDate, t.id),
     index('account_entry_member_pending_idx').on(t.memberId).where(sql`${t.pending}`),
     index('account_entry_member_category_date_idx').on(t.memberId, t.category, t.entryDate, t.id),
     index('account_entry_member_account_date_idx').on(t.memberId, t.accountId, t.entryDate, t.id),
+    // Memo search (`q`, `ilike '%…%'`): trigrams serve it for any language, Korean included; btree_gin lets the
+    // member lead the GIN index (migration 'card_notification_learning_triggers' installs it).
+    index('account_entry_member_memo_trgm_idx').using('gin', t.memberId, t.memo.op('gin_trgm_ops')),
     check('account_entry_amount_positive', sql`${t.amount} > 0`),
     check(
       'account_entry_installment_months_range',
@@ -203,7 +209,7 @@ export const accountEntry = pgTable(
 export const tag = pgTable(
   'tag',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    id: integer('id').generatedAlwaysAsIdentity(),
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
@@ -211,7 +217,10 @@ export const tag = pgTable(
     sortOrder: integer('sort_order').notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [unique('tag_member_id_uq').on(t.memberId, t.id), unique('tag_member_name_uq').on(t.memberId, t.name)],
+  (t) => [
+    primaryKey({ name: 'tag_pk', columns: [t.memberId, t.id] }),
+    unique('tag_member_name_uq').on(t.memberId, t.name),
+  ],
 );
 
 /** Tags of an entry. Carries `member_id` (scale-out rule: every member-owned table leads with it). */
@@ -244,7 +253,7 @@ export const entryTag = pgTable(
 export const budget = pgTable(
   'budget',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    id: integer('id').generatedAlwaysAsIdentity(),
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
@@ -256,6 +265,7 @@ export const budget = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ name: 'budget_pk', columns: [t.memberId, t.id] }),
     unique('budget_member_category_year_month_uq').on(t.memberId, t.category, t.year, t.month),
     index('budget_member_year_month_idx').on(t.memberId, t.year, t.month),
     check('budget_month_range', sql`${t.month} between 1 and 12`),
@@ -266,7 +276,7 @@ export const budget = pgTable(
 export const budgetIncome = pgTable(
   'budget_income',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    id: integer('id').generatedAlwaysAsIdentity(),
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
@@ -277,6 +287,7 @@ export const budgetIncome = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ name: 'budget_income_pk', columns: [t.memberId, t.id] }),
     unique('budget_income_member_year_month_uq').on(t.memberId, t.year, t.month),
     check('budget_income_month_range', sql`${t.month} between 1 and 12`),
   ],
@@ -286,7 +297,7 @@ export const budgetIncome = pgTable(
 export const budgetOnetime = pgTable(
   'budget_onetime',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    id: integer('id').generatedAlwaysAsIdentity(),
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
@@ -300,6 +311,7 @@ export const budgetOnetime = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ name: 'budget_onetime_pk', columns: [t.memberId, t.id] }),
     index('budget_onetime_member_start_idx').on(t.memberId, t.startDate),
     check('budget_onetime_date_order', sql`${t.endDate} >= ${t.startDate}`),
   ],
@@ -312,7 +324,7 @@ export const budgetOnetime = pgTable(
 export const recurring = pgTable(
   'recurring',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    id: integer('id').generatedAlwaysAsIdentity(),
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
@@ -336,9 +348,9 @@ export const recurring = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique('recurring_member_id_uq').on(t.memberId, t.id),
-    index('recurring_member_idx').on(t.memberId),
-    index('recurring_active_idx').on(t.id).where(sql`${t.active}`),
+    primaryKey({ name: 'recurring_pk', columns: [t.memberId, t.id] }),
+    // The posting job walks the active ones in key order, member by member.
+    index('recurring_member_active_idx').on(t.memberId, t.id).where(sql`${t.active}`),
     index('recurring_member_account_idx').on(t.memberId, t.accountId),
     check('recurring_day_of_month_range', sql`${t.dayOfMonth} is null or ${t.dayOfMonth} between 1 and 31`),
     check('recurring_day_of_week_range', sql`${t.dayOfWeek} is null or ${t.dayOfWeek} between 1 and 7`),
@@ -351,7 +363,7 @@ export const recurring = pgTable(
 export const quickEntry = pgTable(
   'quick_entry',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    id: integer('id').generatedAlwaysAsIdentity(),
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
@@ -367,8 +379,9 @@ export const quickEntry = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ name: 'quick_entry_pk', columns: [t.memberId, t.id] }),
     index('quick_entry_member_sort_idx').on(t.memberId, t.sortOrder),
-    index('quick_entry_account_idx').on(t.accountId),
+    index('quick_entry_member_account_idx').on(t.memberId, t.accountId),
   ],
 );
 
@@ -442,7 +455,11 @@ export const accountRelations = relations(account, ({ one, many }) => ({
 
 export const categoryRelations = relations(category, ({ one, many }) => ({
   member: one(member, { fields: [category.memberId], references: [member.id] }),
-  parent: one(category, { fields: [category.parentId], references: [category.id], relationName: 'category_parent' }),
+  parent: one(category, {
+    fields: [category.memberId, category.parentId],
+    references: [category.memberId, category.id],
+    relationName: 'category_parent',
+  }),
   children: many(category, { relationName: 'category_parent' }),
 }));
 
@@ -457,7 +474,10 @@ export const defaultCategoryRelations = relations(defaultCategory, ({ one, many 
 
 export const accountEntryRelations = relations(accountEntry, ({ one, many }) => ({
   member: one(member, { fields: [accountEntry.memberId], references: [member.id] }),
-  account: one(account, { fields: [accountEntry.accountId], references: [account.id] }),
+  account: one(account, {
+    fields: [accountEntry.memberId, accountEntry.accountId],
+    references: [account.memberId, account.id],
+  }),
   entryTags: many(entryTag),
 }));
 
@@ -468,8 +488,11 @@ export const tagRelations = relations(tag, ({ one, many }) => ({
 
 export const entryTagRelations = relations(entryTag, ({ one }) => ({
   member: one(member, { fields: [entryTag.memberId], references: [member.id] }),
-  entry: one(accountEntry, { fields: [entryTag.entryId], references: [accountEntry.id] }),
-  tag: one(tag, { fields: [entryTag.tagId], references: [tag.id] }),
+  entry: one(accountEntry, {
+    fields: [entryTag.memberId, entryTag.entryId],
+    references: [accountEntry.memberId, accountEntry.id],
+  }),
+  tag: one(tag, { fields: [entryTag.memberId, entryTag.tagId], references: [tag.memberId, tag.id] }),
 }));
 
 export const budgetRelations = relations(budget, ({ one }) => ({
@@ -486,12 +509,18 @@ export const budgetOnetimeRelations = relations(budgetOnetime, ({ one }) => ({
 
 export const recurringRelations = relations(recurring, ({ one }) => ({
   member: one(member, { fields: [recurring.memberId], references: [member.id] }),
-  account: one(account, { fields: [recurring.accountId], references: [account.id] }),
+  account: one(account, {
+    fields: [recurring.memberId, recurring.accountId],
+    references: [account.memberId, account.id],
+  }),
 }));
 
 export const quickEntryRelations = relations(quickEntry, ({ one }) => ({
   member: one(member, { fields: [quickEntry.memberId], references: [member.id] }),
-  account: one(account, { fields: [quickEntry.accountId], references: [account.id] }),
+  account: one(account, {
+    fields: [quickEntry.memberId, quickEntry.accountId],
+    references: [account.memberId, account.id],
+  }),
 }));
 
 export type Account = typeof account.$inferSelect;

@@ -25,6 +25,8 @@ export const ledgerChange = pgTable(
   (t) => [
     primaryKey({ name: 'ledger_change_pk', columns: [t.memberId, t.entity, t.entityId] }),
     index('ledger_change_member_seq_idx').on(t.memberId, t.seq),
+    // Not led by member_id, on purpose: the tombstone sweep reads all members oldest first. A plain index needs
+    // no distribution column (Citus keeps it per shard); the scale-out test lists it as an exemption.
     index('ledger_change_tombstone_changed_idx').on(t.changedAt).where(sql`${t.deleted}`),
   ],
 );
@@ -63,6 +65,7 @@ export const idempotencyKey = pgTable(
   },
   (t) => [
     primaryKey({ name: 'idempotency_key_pk', columns: [t.memberId, t.route, t.key] }),
+    // The expiry sweep's index across all members (an exemption of the scale-out test, as above).
     index('idempotency_key_created_idx').on(t.createdAt),
   ],
 );
