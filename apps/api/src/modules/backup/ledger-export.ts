@@ -28,7 +28,7 @@ import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { entryTagNames, trimDecimal } from '../entries/entry.view.js';
 import type { AccountNumberCipher } from '../wallets/account-numbers.js';
-import { walletColumns } from '../wallets/wallet.view.js';
+import { toWallet, walletColumns } from '../wallets/wallet.view.js';
 import type { RestoreCalendar } from './ledger-restore.js';
 
 /** Entries per read: one JSON chunk of roughly 300 KB. */
@@ -51,22 +51,11 @@ async function accounts(
     .from(account)
     .where(eq(account.memberId, memberId))
     .orderBy(asc(account.sortOrder), asc(account.id));
-  return rows.map((row) => ({
-    name: row.name,
-    type: row.type,
-    accountNumber: cipher.decrypt(row.accountNumber),
-    cardCompany: row.cardCompany,
-    openingBalance: row.openingBalance,
-    balance: row.balance,
-    sortOrder: row.sortOrder,
-    loanAmount: row.loanAmount,
-    loanRate: row.loanRate,
-    loanMethod: row.loanMethod,
-    loanMonths: row.loanMonths,
-    loanStart: row.loanStart,
-    manualValuation: row.manualValuation,
-    currentValue: row.currentValue,
-  }));
+  // The wallet as the api shows it, less what a restore assigns anew.
+  return rows.map((row) => {
+    const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...backedUp } = toWallet(row, cipher);
+    return backedUp;
+  });
 }
 
 /** Top-level categories first, each group by sort order (restore inserts the top level first too). */
