@@ -449,8 +449,28 @@ export const netWorthBaseline = (deps: BaselineDeps) =>
     };
   });
 
+/** A loan's recorded terms as the trend reads them: `[validFrom, amount, rate, method, months, start]`. */
+type LoanVersionTuple = [string, number, string | null, LoanTerms['method'], number, string];
+
+/** The terms in force at each period's end (net-worth.ts `loanTermsOver`). */
+function loanTermsOver(current: LoanTerms, versions: LoanVersionTuple[], periods: Period[]): LoanTerms[] {
+  if (versions.length === 0) return periods.map(() => current);
+  let next = 0;
+  return periods.map((period) => {
+    while (next < versions.length && versions[next]![0] <= period.end) next += 1;
+    const [, amount, annualRatePercent, method, months, start] = versions[Math.max(0, next - 1)]!;
+    return { amount, annualRatePercent, method, months, start };
+  });
+}
+
 /** A wallet's value at the end of each period (net-worth.ts `valuesOver`). */
-function valuesOver(wallet: ValuedWallet, periods: Period[], sums: number[], recorded: (number | undefined)[]) {
+function valuesOver(
+  wallet: ValuedWallet,
+  periods: Period[],
+  sums: number[],
+  recorded: (number | undefined)[],
+  loanHistory: LoanVersionTuple[],
+) {
   const { loan } = wallet;
   if (wallet.manualValuation) {
     let last = 0;
@@ -459,7 +479,10 @@ function valuesOver(wallet: ValuedWallet, periods: Period[], sums: number[], rec
       return last;
     });
   }
-  if (loan) return periods.map((period) => -outstandingPrincipal(loan, period.end));
+  if (loan) {
+    const terms = loanTermsOver(loan, loanHistory, periods);
+    return periods.map((period, index) => -outstandingPrincipal(terms[index]!, period.end));
+  }
   const allEntries = wallet.balance - wallet.openingBalance;
   let after = sums.reduce((total, sum) => total + (sum ?? 0), 0);
   return periods.map((period, index) => {
@@ -469,7 +492,9 @@ function valuesOver(wallet: ValuedWallet, periods: Period[], sums: number[], rec
 }
 
 function trendWallets(sql: Sql, memberId: number, day: string, periods: Period[], thresholds: string) {
-  return sql<(WalletRow & { json_agg: [number, number][] | null })[]>`select ${sql.unsafe(WALLET_COLUMNS)}, (
+  return sql<
+    (WalletRow & { json_agg: [number, number][] | null; loan_history: LoanVersionTuple[] | null })[]
+  >`select ${sql.unsafe(WALLET_COLUMNS)}, (
     select json_agg(json_build_array(w.bucket, w.delta)) from (
       select case when e.entry_date > ${day} then ${periods.length}::int
                   else width_bucket(e.entry_date, ${thresholds}::date[]) end as bucket,
@@ -477,7 +502,11 @@ function trendWallets(sql: Sql, memberId: number, day: string, periods: Period[]
         from "account_entry" e
        where e.member_id = "account".member_id and e.account_id = "account".id
          and not e.pending and e.entry_date > ${periods[0]!.end}
-       group by 1) w) from "account" where "account"."member_id" = ${memberId} order by "account"."sort_order" asc, "account"."id" asc`;
+       group by 1) w), (
+    select json_agg(json_build_array(h.valid_from, h.loan_amount, h.loan_rate::text, h.loan_method, h.loan_months,
+                                     h.loan_start) order by h.valid_from)
+      from "wallet_loan_history" h
+     where h.member_id = "account".member_id and h.account_id = "account".id and "account".type = 'LOAN') as "loan_history" from "account" where "account"."member_id" = ${memberId} order by "account"."sort_order" asc, "account"."id" asc`;
 }
 
 function valueBuckets(sql: Sql, memberId: number, day: string, thresholds: string) {
@@ -511,7 +540,7 @@ export const netWorthTrendBaseline = (deps: BaselineDeps) =>
       const sums: number[] = [];
       // The api leaves the subquery unnamed: PostgreSQL names it after its aggregate.
       for (const [bucket, sum] of row.json_agg ?? []) sums[bucket] = sum;
-      return valuesOver(valued(row), periods, sums, recorded.get(row.id) ?? []);
+      return valuesOver(valued(row), periods, sums, recorded.get(row.id) ?? [], row.loan_history ?? []);
     });
     return {
       unit,

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { eq, getTableName } from 'drizzle-orm';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq, getTableName } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +40,7 @@ import {
   storeNotification,
   tag,
   tagCategory,
+  walletLoanHistory,
   walletValueHistory,
 } from '../src/index';
 import { migrateDatabase, migrationsFolder } from '../src/migrate';
@@ -425,6 +429,7 @@ describe('scale-out rule (decision L5)', () => {
         'quick_entry',
         'recurring',
         'tag',
+        'wallet_loan_history',
         'wallet_value_history',
       ]),
     );
@@ -495,6 +500,104 @@ describe('scale-out rule (decision L5)', () => {
       .map((fk) => `${fk.source}.${fk.name} → ${fk.target}`);
     expect(foreignKeys.length).toBeGreaterThan(owned.length);
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('migration wallet_loan_history', () => {
+  /** A copy of the migrations folder that stops before `tag`. */
+  function migrationsBefore(tag: string): string {
+    const full = migrationsFolder();
+    const journal = JSON.parse(readFileSync(join(full, 'meta', '_journal.json'), 'utf8')) as {
+      entries: { tag: string }[];
+    };
+    const index = journal.entries.findIndex((entry) => entry.tag === tag);
+    expect(index).toBeGreaterThan(0);
+    const entries = journal.entries.slice(0, index);
+    const folder = mkdtempSync(join(tmpdir(), 'nestegg-migrations-'));
+    mkdirSync(join(folder, 'meta'));
+    writeFileSync(join(folder, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries }));
+    for (const entry of entries) copyFileSync(join(full, `${entry.tag}.sql`), join(folder, `${entry.tag}.sql`));
+    return folder;
+  }
+
+  it('backfills one row per LOAN wallet with complete terms, its current terms from its UTC creation day', async () => {
+    const name = `${dbName}_loans`;
+    const url = new URL(testUrl);
+    url.pathname = `/${name}`;
+    const before = migrationsBefore('0016_wallet_loan_history');
+    await admin.unsafe(`create database "${name}"`);
+    const old = createDb(url.toString(), { max: 1 });
+    try {
+      await migrateDatabase(url.toString(), { migrationsFolder: before });
+      const [m] = await old.db.insert(member).values({ email: 'loans@example.com', displayName: 'loans' }).returning();
+      const loan = { memberId: m!.id, type: 'LOAN' as const };
+      await old.db.insert(account).values([
+        {
+          ...loan,
+          name: 'Mortgage',
+          loanAmount: 1_200_000,
+          loanRate: '12',
+          loanMethod: 'EQUAL_PAYMENT',
+          loanMonths: 12,
+          loanStart: '2026-02-10',
+          // 08:30 on 03-18 in Seoul: the backfill takes the UTC day.
+          createdAt: new Date('2026-03-17T23:30:00Z'),
+        },
+        {
+          ...loan,
+          name: 'No rate',
+          loanAmount: 500_000,
+          loanMethod: 'BULLET',
+          loanMonths: 6,
+          loanStart: '2025-01-01',
+          createdAt: new Date('2026-01-05T03:00:00Z'),
+        },
+        { ...loan, name: 'No terms' },
+        { memberId: m!.id, name: 'Cash', type: 'CASH' },
+      ]);
+
+      await migrateDatabase(url.toString());
+      const rows = await old.db
+        .select({
+          name: account.name,
+          validFrom: walletLoanHistory.validFrom,
+          loanAmount: walletLoanHistory.loanAmount,
+          loanRate: walletLoanHistory.loanRate,
+          loanMethod: walletLoanHistory.loanMethod,
+          loanMonths: walletLoanHistory.loanMonths,
+          loanStart: walletLoanHistory.loanStart,
+        })
+        .from(walletLoanHistory)
+        .innerJoin(
+          account,
+          and(eq(account.memberId, walletLoanHistory.memberId), eq(account.id, walletLoanHistory.accountId)),
+        )
+        .orderBy(account.name);
+      expect(rows).toEqual([
+        {
+          name: 'Mortgage',
+          validFrom: '2026-03-17',
+          loanAmount: 1_200_000,
+          loanRate: '12.0000',
+          loanMethod: 'EQUAL_PAYMENT',
+          loanMonths: 12,
+          loanStart: '2026-02-10',
+        },
+        {
+          name: 'No rate',
+          validFrom: '2026-01-05',
+          loanAmount: 500_000,
+          loanRate: null,
+          loanMethod: 'BULLET',
+          loanMonths: 6,
+          loanStart: '2025-01-01',
+        },
+      ]);
+    } finally {
+      await old.close();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      rmSync(before, { recursive: true, force: true });
+    }
   });
 });
 
@@ -583,6 +686,15 @@ describe('member deletion', () => {
     const [tg] = await db.insert(tag).values({ memberId: id, name: 't' }).returning();
     await db.insert(entryTag).values({ memberId: id, entryId: entry!.id, tagId: tg!.id });
     await db.insert(walletValueHistory).values({ memberId: id, accountId: acc!.id, day: '2025-01-01', value: 1 });
+    await db.insert(walletLoanHistory).values({
+      memberId: id,
+      accountId: acc!.id,
+      validFrom: '2025-01-01',
+      loanAmount: 1,
+      loanMethod: 'BULLET',
+      loanMonths: 1,
+      loanStart: '2025-01-01',
+    });
     await db.insert(idempotencyKey).values({ memberId: id, route: 'POST /x', key: 'k', requestHash: 'h' });
     await db.insert(budget).values({ memberId: id, category: 'Food', year: 2025, month: 1, amount: 1 });
     await db.insert(budgetIncome).values({ memberId: id, year: 2025, month: 1, amount: 1 });

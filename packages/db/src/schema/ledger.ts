@@ -410,6 +410,37 @@ export const walletValueHistory = pgTable(
 );
 
 /**
+ * The terms of a LOAN wallet as they stood from a day on, one row per wallet and day (the day's last terms):
+ * the net-worth trend values each past day by the terms of then, so editing the terms does not rewrite the
+ * past. Written when a loan wallet with complete terms is created or restored, and when its terms change.
+ */
+export const walletLoanHistory = pgTable(
+  'wallet_loan_history',
+  {
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => member.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull(),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    loanAmount: money('loan_amount').notNull(),
+    /** Annual interest in percent; null = 0 %, as on the wallet. */
+    loanRate: numeric('loan_rate', { precision: 7, scale: 4 }),
+    loanMethod: loanMethod('loan_method').notNull(),
+    loanMonths: integer('loan_months').notNull(),
+    loanStart: date('loan_start', { mode: 'string' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'wallet_loan_history_pk', columns: [t.memberId, t.accountId, t.validFrom] }),
+    foreignKey({
+      name: 'wallet_loan_history_account_fk',
+      columns: [t.memberId, t.accountId],
+      foreignColumns: [account.memberId, account.id],
+    }).onDelete('cascade'),
+    check('wallet_loan_history_loan_months_positive', sql`${t.loanMonths} > 0`),
+  ],
+);
+
+/**
  * What the member's confirmed entries teach about merchants (card-notification learning): how many confirmed
  * entries of a type have a memo whose key is `merchant` (lower case, no whitespace: `nestegg_merchant_key`)
  * and that category. Maintained by triggers on `account_entry` (custom migration), so every write path
@@ -544,6 +575,7 @@ export type NewBudgetOnetime = typeof budgetOnetime.$inferInsert;
 export type Recurring = typeof recurring.$inferSelect;
 export type NewRecurring = typeof recurring.$inferInsert;
 export type WalletValueHistory = typeof walletValueHistory.$inferSelect;
+export type WalletLoanHistory = typeof walletLoanHistory.$inferSelect;
 export type MerchantCategory = typeof merchantCategory.$inferSelect;
 export type CardCancellation = typeof cardCancellation.$inferSelect;
 export type QuickEntry = typeof quickEntry.$inferSelect;

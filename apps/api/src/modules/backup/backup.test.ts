@@ -1,5 +1,5 @@
 import { type BackupInput, BackupObjectSchema, contract, listRoutes } from '@nestegg/contract';
-import { accountEntry, investmentHolding, investmentTrade } from '@nestegg/db';
+import { accountEntry, investmentHolding, investmentTrade, walletLoanHistory, walletValueHistory } from '@nestegg/db';
 import { addDays, localDate } from '@nestegg/domain';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -259,6 +259,62 @@ describe('restore', () => {
     );
     const [wallet] = bodyOf(await premium.api.ledger.wallets.list(), 200).items;
     expect(wallet).toMatchObject({ openingBalance: 7_500, balance: 10_000 });
+  });
+
+  test('restored manual values and loan terms are recorded for today, as creating the wallets does', async ({
+    app,
+    premium,
+  }) => {
+    const loan = {
+      loanAmount: 1_200_000,
+      loanRate: '4.25',
+      loanMethod: 'EQUAL_PRINCIPAL',
+      loanMonths: 360,
+      loanStart: '2024-01-15',
+    } as const;
+    bodyOf(
+      await premium.api.ledger.backup.restore({
+        body: {
+          accounts: [
+            { name: '대출', type: 'LOAN', ...loan },
+            { name: '빈 대출', type: 'LOAN' },
+            { name: '연금', type: 'PENSION', manualValuation: true, currentValue: 5_000 },
+          ],
+        },
+      }),
+      200,
+    );
+    const today = localDate(new Date(), app.env.APP_TIMEZONE);
+    const wallets = bodyOf(await premium.api.ledger.wallets.list(), 200).items;
+    const idOf = (name: string) => wallets.find((wallet) => wallet.name === name)!.id;
+    expect(
+      await app.db
+        .select({
+          accountId: walletLoanHistory.accountId,
+          validFrom: walletLoanHistory.validFrom,
+          loanAmount: walletLoanHistory.loanAmount,
+          loanRate: walletLoanHistory.loanRate,
+          loanMethod: walletLoanHistory.loanMethod,
+          loanMonths: walletLoanHistory.loanMonths,
+          loanStart: walletLoanHistory.loanStart,
+        })
+        .from(walletLoanHistory)
+        .where(eq(walletLoanHistory.memberId, premium.id)),
+    ).toEqual([{ accountId: idOf('대출'), validFrom: today, ...loan, loanRate: '4.2500' }]);
+    expect(
+      await app.db
+        .select({
+          accountId: walletValueHistory.accountId,
+          day: walletValueHistory.day,
+          value: walletValueHistory.value,
+        })
+        .from(walletValueHistory)
+        .where(eq(walletValueHistory.memberId, premium.id)),
+    ).toEqual([{ accountId: idOf('연금'), day: today, value: 5_000 }]);
+    // The loan started in 2024: a year ago it was owed already, and less of it since.
+    const points = bodyOf(await premium.api.ledger.wallets.netWorthTrend({ query: { months: 12 } }), 200).points;
+    expect(points[0]!.liabilities).toBeGreaterThan(points.at(-1)!.liabilities);
+    expect(points.at(-1)!.liabilities).toBeGreaterThan(0);
   });
 });
 

@@ -9,7 +9,7 @@ import { lockMemberCategories } from '../categories/categories.service.js';
 import { lockWalletSet } from '../wallets/wallet-rules.js';
 import type { EntriesPlanned, HeadPlan, PlannedWallet } from './restore-plan.js';
 
-/** Where a restore places budgets and the expected income, and the day of manual wallet values. */
+/** Where a restore places budgets and the expected income, and the day of manual values and loan terms. */
 export interface RestoreCalendar {
   today: string;
   year: number;
@@ -96,6 +96,13 @@ async function insertWallets(tx: DbOrTx, memberId: number, wallets: PlannedWalle
     insert into wallet_value_history (member_id, account_id, day, value)
     select member_id, id, ${today}::date, coalesce(current_value, 0) from account
      where member_id = ${memberId} and manual_valuation`);
+  // A loan's terms likewise, from the day (the trend values the past by the first terms recorded).
+  await tx.execute(sql`
+    insert into wallet_loan_history (member_id, account_id, valid_from, loan_amount, loan_rate, loan_method,
+                                     loan_months, loan_start)
+    select member_id, id, ${today}::date, loan_amount, loan_rate, loan_method, loan_months, loan_start from account
+     where member_id = ${memberId} and type = 'LOAN' and loan_amount is not null and loan_method is not null
+       and loan_months is not null and loan_start is not null`);
 }
 
 async function insertCategories(tx: DbOrTx, memberId: number, plan: HeadPlan): Promise<void> {

@@ -1,6 +1,6 @@
 import type { CreateWalletRequest } from '@nestegg/contract';
-import { accountEntry, schema, walletValueHistory } from '@nestegg/db';
-import { asc, eq } from 'drizzle-orm';
+import { account, accountEntry, schema, walletLoanHistory, walletValueHistory } from '@nestegg/db';
+import { and, asc, eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
@@ -173,6 +173,97 @@ describe('net worth', () => {
       { day: '2026-03-04', value: 3_000_000 },
       { day: '2026-03-12', value: 3_150_000 },
       { day: '2026-03-18', value: 3_200_000 },
+    ]);
+  });
+
+  test("a loan's past keeps the terms of then: changing them moves today's point only", async ({ app, premium }) => {
+    const weeks = async () =>
+      bodyOf(await premium.api.ledger.wallets.netWorthTrend({ query: { unit: 'WEEK', weeks: 3 } }), 200).points;
+    const change = async (body: Parameters<typeof premium.api.ledger.wallets.update>[0]['body']) =>
+      bodyOf(await premium.api.ledger.wallets.update({ params: { id: mortgage.id }, body }), 200);
+    on('2026-03-02');
+    // 1,200,000 at 12 % over 12 months from 02-10, equal payments: 1,105,381 owed after the payment of 03-10.
+    const mortgage = await create(premium, {
+      name: 'Mortgage',
+      type: 'LOAN',
+      loanAmount: 1_200_000,
+      loanRate: '12',
+      loanMethod: 'EQUAL_PAYMENT',
+      loanMonths: 12,
+      loanStart: '2026-02-10',
+    });
+    on('2026-03-11');
+    await change({ loanMethod: 'EQUAL_PRINCIPAL' }); // 1,100,000 owed after the first payment
+    on('2026-03-13');
+    await change({ name: 'Home loan' }); // not a term: nothing recorded
+    on('2026-03-18');
+    const before = await weeks();
+    expect(before).toEqual([
+      point('2026-03-02', 0, 1_200_000),
+      point('2026-03-09', 0, 1_100_000),
+      point('2026-03-16', 0, 1_100_000),
+    ]);
+
+    await change({ loanAmount: 2_400_000 });
+    on('2026-03-18', '14:00:00'); // 23:00 in Seoul: the same day, its last terms win
+    await change({ loanMethod: 'BULLET' });
+    expect(await weeks()).toEqual([...before.slice(0, 2), point('2026-03-16', 0, 2_400_000)]);
+    expect(bodyOf(await premium.api.ledger.wallets.netWorth(), 200)).toMatchObject({ liabilities: 2_400_000 });
+
+    const rows = await app.db
+      .select({
+        validFrom: walletLoanHistory.validFrom,
+        loanAmount: walletLoanHistory.loanAmount,
+        loanMethod: walletLoanHistory.loanMethod,
+      })
+      .from(walletLoanHistory)
+      .where(and(eq(walletLoanHistory.memberId, premium.id), eq(walletLoanHistory.accountId, mortgage.id)))
+      .orderBy(asc(walletLoanHistory.validFrom));
+    expect(rows).toEqual([
+      { validFrom: '2026-03-02', loanAmount: 1_200_000, loanMethod: 'EQUAL_PAYMENT' },
+      { validFrom: '2026-03-11', loanAmount: 1_200_000, loanMethod: 'EQUAL_PRINCIPAL' },
+      { validFrom: '2026-03-18', loanAmount: 2_400_000, loanMethod: 'BULLET' },
+    ]);
+  });
+
+  test('a loan entered today with an old start shows its past; one without recorded terms uses its own', async ({
+    app,
+    premium,
+  }) => {
+    on('2026-03-18');
+    // 2,400,000 over 24 months from 2025-03-10, equal principal: 100,000 repaid on the 10th of each month.
+    await create(premium, {
+      name: 'Car loan',
+      type: 'LOAN',
+      loanAmount: 2_400_000,
+      loanRate: '5.5',
+      loanMethod: 'EQUAL_PRINCIPAL',
+      loanMonths: 24,
+      loanStart: '2025-03-10',
+    });
+    const months = async () =>
+      bodyOf(await premium.api.ledger.wallets.netWorthTrend({ query: { unit: 'MONTH', months: 3 } }), 200).points;
+    // 10 payments by 01-31, 11 by 02-28, 12 by today.
+    expect(await months()).toEqual([
+      point('2026-01-01', 0, 1_400_000),
+      point('2026-02-01', 0, 1_300_000),
+      point('2026-03-01', 0, 1_200_000),
+    ]);
+
+    // A loan wallet with no recorded terms (say, written before they were recorded): its current terms throughout.
+    await app.db.insert(account).values({
+      memberId: premium.id,
+      name: 'Old loan',
+      type: 'LOAN',
+      loanAmount: 1_000_000,
+      loanMethod: 'BULLET',
+      loanMonths: 24,
+      loanStart: '2026-02-01',
+    });
+    expect(await months()).toEqual([
+      point('2026-01-01', 0, 1_400_000),
+      point('2026-02-01', 0, 2_300_000),
+      point('2026-03-01', 0, 2_200_000),
     ]);
   });
 

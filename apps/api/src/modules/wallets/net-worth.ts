@@ -4,7 +4,8 @@
  * - A manual-valuation wallet is worth its `currentValue` (null = 0); in the past, the last value recorded
  *   on or before the day (nothing recorded yet = 0).
  * - A LOAN wallet with loan terms is worth minus the principal its schedule still owes on the day (0 before
- *   the loan starts and after the last payment); its entries and opening balance do not count.
+ *   the loan starts and after the last payment); its entries and opening balance do not count. In the past,
+ *   the schedule of the terms recorded on or before the day (before the first record, the first terms).
  * - Any other wallet is worth its balance: the opening balance plus its confirmed incomes minus its confirmed
  *   expenses. In the past: the entries dated up to the day, and the opening balance from the day the wallet
  *   was created. MINUS and CARD wallets count as they are, negative included.
@@ -23,7 +24,16 @@ export interface ValuedWallet {
   createdOn: IsoDate;
   manualValuation: boolean;
   currentValue: number | null;
+  /** The current terms: what decides whether the wallet is valued as a loan, and its value now. */
   loan: LoanTerms | null;
+  /** The terms recorded over time, oldest first (the trend reads them; none = the current terms throughout). */
+  loanHistory?: LoanVersion[];
+}
+
+/** Loan terms as they stood from a day on (`wallet_loan_history`). */
+export interface LoanVersion {
+  validFrom: IsoDate;
+  terms: LoanTerms;
 }
 
 export interface LoanColumns {
@@ -105,6 +115,19 @@ export type EntryBuckets = Map<number, number[]>;
 /** Per manual wallet and period: the last value recorded in that period (the first also looks before it). */
 export type ValueBuckets = Map<number, (number | undefined)[]>;
 
+/**
+ * The loan terms in force at the end of each period: the last recorded on or before it; before the first
+ * record, the first (a loan entered today with an old start still shows its past); nothing recorded, `current`.
+ */
+function loanTermsOver(current: LoanTerms, versions: LoanVersion[], periods: Period[]): LoanTerms[] {
+  if (versions.length === 0) return periods.map(() => current);
+  let next = 0; // the first version that starts after the period's end
+  return periods.map((period) => {
+    while (next < versions.length && versions[next]!.validFrom <= period.end) next += 1;
+    return versions[Math.max(0, next - 1)]!.terms;
+  });
+}
+
 /** A wallet's value at the end of each period. */
 function valuesOver(wallet: ValuedWallet, periods: Period[], entries: EntryBuckets, history: ValueBuckets): number[] {
   const { loan } = wallet;
@@ -116,7 +139,10 @@ function valuesOver(wallet: ValuedWallet, periods: Period[], entries: EntryBucke
       return last;
     });
   }
-  if (loan) return periods.map((period) => -outstandingPrincipal(loan, period.end));
+  if (loan) {
+    const terms = loanTermsOver(loan, wallet.loanHistory ?? [], periods);
+    return periods.map((period, index) => -outstandingPrincipal(terms[index]!, period.end));
+  }
   const sums = entries.get(wallet.id) ?? [];
   const allEntries = wallet.balance - wallet.openingBalance;
   // What was entered after the end of period i: every slot after i.

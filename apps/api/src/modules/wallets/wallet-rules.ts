@@ -37,7 +37,8 @@ export async function assertUnderWalletLimit(
   }
 }
 
-const loanFields = ['loanAmount', 'loanRate', 'loanMethod', 'loanMonths', 'loanStart'] as const;
+/** The loan terms of a wallet (the rate may stay empty). */
+export const loanFields = ['loanAmount', 'loanRate', 'loanMethod', 'loanMonths', 'loanStart'] as const;
 const requiredLoanFields = ['loanAmount', 'loanMethod', 'loanMonths', 'loanStart'] as const;
 
 /**

@@ -1,5 +1,6 @@
 import {
   type CreateWalletRequest,
+  type LoanMethod,
   type NetWorth,
   type NetWorthTrend,
   type NetWorthTrendQuery,
@@ -7,7 +8,7 @@ import {
   type Wallet,
   walletTypes,
 } from '@nestegg/contract';
-import { account, accountEntry, type Database, type DbOrTx, walletValueHistory } from '@nestegg/db';
+import { account, accountEntry, type Database, type DbOrTx, walletLoanHistory, walletValueHistory } from '@nestegg/db';
 import { dateIn, type IsoDate, trailingPeriods } from '@nestegg/domain';
 import { and, asc, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Clock } from '../../infrastructure.js';
@@ -16,6 +17,7 @@ import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 import { type AccountNumberCipher, type ReencryptionReport, reencryptAccountNumbers } from './account-numbers.js';
 import {
   type EntryBuckets,
+  type LoanVersion,
   loanTermsOf,
   netWorthNow,
   trendPoints,
@@ -23,7 +25,7 @@ import {
   type ValuedWallet,
 } from './net-worth.js';
 import { toWallet, type WalletRow, walletColumns } from './wallet.view.js';
-import { assertLoanTerms, assertUnderWalletLimit, lockWalletSet } from './wallet-rules.js';
+import { assertLoanTerms, assertUnderWalletLimit, loanFields, lockWalletSet } from './wallet-rules.js';
 
 export interface WalletsDeps {
   db: Database;
@@ -82,6 +84,28 @@ async function recordValue(tx: DbOrTx, memberId: number, row: WalletRow, day: Is
     });
 }
 
+/**
+ * Records the loan terms in force from `day` (one row per wallet and day: the day's last terms win); only for a
+ * LOAN wallet whose terms are complete. The net-worth trend values each past day by the terms of then.
+ */
+async function recordLoanTerms(tx: DbOrTx, memberId: number, row: WalletRow, day: IsoDate): Promise<void> {
+  if (!loanTermsOf(row)) return;
+  const terms = {
+    loanAmount: row.loanAmount!,
+    loanRate: row.loanRate,
+    loanMethod: row.loanMethod!,
+    loanMonths: row.loanMonths!,
+    loanStart: row.loanStart!,
+  };
+  await tx
+    .insert(walletLoanHistory)
+    .values({ memberId, accountId: row.id, validFrom: day, ...terms })
+    .onConflictDoUpdate({
+      target: [walletLoanHistory.memberId, walletLoanHistory.accountId, walletLoanHistory.validFrom],
+      set: terms,
+    });
+}
+
 /** Wallets, their order, and the member's net worth now and over time. */
 export class WalletsService {
   private readonly queries;
@@ -124,6 +148,7 @@ export class WalletsService {
           })
           .returning(walletColumns);
         if (created!.manualValuation) await recordValue(tx, memberId, created!, this.today());
+        await recordLoanTerms(tx, memberId, created!, this.today());
         return created!;
       }),
     );
@@ -149,13 +174,16 @@ export class WalletsService {
         const [updated] = await tx.update(account).set(fields).where(ofMember(memberId, id)).returning(walletColumns);
         const valueChanged = !current.manualValuation || (current.currentValue ?? 0) !== (updated!.currentValue ?? 0);
         if (updated!.manualValuation && valueChanged) await recordValue(tx, memberId, updated!, this.today());
+        const loanChanged =
+          current.type !== updated!.type || loanFields.some((field) => current[field] !== updated![field]);
+        if (loanChanged) await recordLoanTerms(tx, memberId, updated!, this.today());
         return updated!;
       }),
     );
     return toWallet(row, this.deps.accountNumbers);
   }
 
-  /** Deletes a wallet: its entries stay without a wallet (FK SET NULL), its value history goes (cascade). */
+  /** Deletes a wallet: its entries stay without a wallet (FK SET NULL), its value and loan history go (cascade). */
   async delete(memberId: number, id: number): Promise<void> {
     const deleted = await this.deps.db.delete(account).where(ofMember(memberId, id)).returning({ id: account.id });
     if (deleted.length === 0) throw new NotFoundError('wallet');
@@ -186,8 +214,9 @@ export class WalletsService {
   /**
    * The net worth at the end of each of the last weeks or months (today for the current one), in two
    * statements whatever the number of points or the size of the ledger: the wallets with their entries
-   * after the first point summed per period, and the last manual value per wallet and period. Older entries
-   * need no reading: the stored balance holds them all, so a point is the balance less what came after it.
+   * after the first point summed per period (and a loan's recorded terms), and the last manual value per
+   * wallet and period. Older entries need no reading: the stored balance holds them all, so a point is the
+   * balance less what came after it.
    */
   async netWorthTrend(memberId: number, query: NetWorthTrendQuery): Promise<NetWorthTrend> {
     const today = this.today();
@@ -205,7 +234,7 @@ export class WalletsService {
       this.queries.valueBuckets.execute({ memberId, today, thresholds }),
     ]);
     const entries: EntryBuckets = new Map(walletRows.map((row) => [row.id, slotsOf(row.window ?? [])]));
-    const wallets = walletRows.map((row) => this.valued(row));
+    const wallets = walletRows.map((row) => ({ ...this.valued(row), loanHistory: loanVersionsOf(row.loanHistory) }));
     return { unit: query.unit, points: trendPoints(wallets, periods, entries, valueSlots(valueRows)) };
   }
 
@@ -248,6 +277,16 @@ function valueSlots(rows: { accountId: number; bucket: number; value: number }[]
   return byWallet;
 }
 
+/** A `wallet_loan_history` row as the trend reads it: `[validFrom, amount, rate, method, months, start]`. */
+type LoanVersionTuple = [IsoDate, number, string | null, LoanMethod, number, IsoDate];
+
+function loanVersionsOf(tuples: LoanVersionTuple[] | null): LoanVersion[] {
+  return (tuples ?? []).map(([validFrom, amount, annualRatePercent, method, months, start]) => ({
+    validFrom,
+    terms: { amount, annualRatePercent, method, months, start },
+  }));
+}
+
 /** JSON aggregates may come back as text, depending on the driver's parsers. */
 const parseJson = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
@@ -277,8 +316,17 @@ function prepareQueries(db: Database) {
        where e.member_id = ${account}.member_id and e.account_id = ${account}.id
          and not e.pending and e.entry_date > ${sql.placeholder('firstEnd')}
        group by 1) w)`.mapWith((value) => parseJson<[number, number][] | null>(value));
+  // A LOAN wallet's recorded terms, oldest first (the rate as text: an exact decimal). Named, so that the row
+  // has no two columns called `json_agg` for a client reading it by name.
+  const loanHistory = sql<LoanVersionTuple[] | null>`(
+    select json_agg(json_build_array(h.valid_from, h.loan_amount, h.loan_rate::text, h.loan_method, h.loan_months,
+                                     h.loan_start) order by h.valid_from)
+      from ${walletLoanHistory} h
+     where h.member_id = ${account}.member_id and h.account_id = ${account}.id and ${account}.type = 'LOAN')`
+    .mapWith((value) => parseJson<LoanVersionTuple[] | null>(value))
+    .as('loan_history');
   const trendWallets = db
-    .select({ ...walletColumns, window })
+    .select({ ...walletColumns, window, loanHistory })
     .from(account)
     .where(eq(account.memberId, memberId))
     .orderBy(asc(account.sortOrder), asc(account.id))
