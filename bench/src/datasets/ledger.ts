@@ -262,11 +262,18 @@ async function seedHousehold(sql: postgres.Sql, memberId: number): Promise<void>
       ${PENSION.firstValue} + m * ${PENSION.monthlyRise}
     from pension, generate_series(0, ${PENSION_MONTHS - 1}) as m`;
   const loanStart = monthStart(LAST_ENTRY_DATE, MORTGAGE.yearsAgo * 12).first;
+  // The mortgage's terms as the api records them (L24): in force from the day it was entered.
   await sql`
-    insert into account (member_id, name, type, sort_order, loan_amount, loan_rate, loan_method, loan_months,
-      loan_start, created_at)
-    values (${memberId}, ${MORTGAGE.name}, ${MORTGAGE.type}, ${WALLETS.length + 1}, ${MORTGAGE.amount},
-      ${MORTGAGE.rate}, ${MORTGAGE.method}, ${MORTGAGE.months}, ${loanStart}::date, ${loanStart}::date)`;
+    with mortgage as (
+      insert into account (member_id, name, type, sort_order, loan_amount, loan_rate, loan_method, loan_months,
+        loan_start, created_at)
+      values (${memberId}, ${MORTGAGE.name}, ${MORTGAGE.type}, ${WALLETS.length + 1}, ${MORTGAGE.amount},
+        ${MORTGAGE.rate}, ${MORTGAGE.method}, ${MORTGAGE.months}, ${loanStart}::date, ${loanStart}::date)
+      returning id, loan_amount, loan_rate, loan_method, loan_months, loan_start
+    )
+    insert into wallet_loan_history (member_id, account_id, valid_from, loan_amount, loan_rate, loan_method,
+      loan_months, loan_start)
+    select ${memberId}, id, loan_start, loan_amount, loan_rate, loan_method, loan_months, loan_start from mortgage`;
   const { year, month } = budgetMonth();
   await sql`
     insert into budget (member_id, category, year, month, amount)
@@ -277,7 +284,7 @@ async function seedHousehold(sql: postgres.Sql, memberId: number): Promise<void>
 
 async function settle(sql: postgres.Sql) {
   await sql.unsafe(
-    'vacuum analyze account_entry, entry_tag, account, category, tag, ledger_change, member_change_counter, wallet_value_history, budget, budget_income',
+    'vacuum analyze account_entry, entry_tag, account, category, tag, ledger_change, member_change_counter, wallet_value_history, wallet_loan_history, budget, budget_income',
   );
 }
 
