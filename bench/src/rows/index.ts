@@ -1,11 +1,20 @@
 import { adminRows } from './admin.js';
 import { authRows } from './auth.js';
+import { backupRows } from './backup.js';
+import { boardRows } from './board.js';
 import { ledgerRows } from './ledger.js';
 import { statisticsRows } from './statistics.js';
 import type { BenchRow } from './types.js';
 
 /** Every row, in report order. A new area adds its file here. */
-export const allRows: BenchRow[] = [...authRows, ...adminRows, ...ledgerRows, ...statisticsRows];
+export const allRows: BenchRow[] = [
+  ...authRows,
+  ...adminRows,
+  ...ledgerRows,
+  ...statisticsRows,
+  ...boardRows,
+  ...backupRows,
+];
 
 export function rowByKey(key: string): BenchRow {
   const row = allRows.find((candidate) => candidate.key === key);
