@@ -21,6 +21,7 @@ import {
   recurring,
   report,
   tag,
+  walletLoanHistory,
   walletValueHistory,
 } from '@nestegg/db';
 import { eq, sql } from 'drizzle-orm';
@@ -62,6 +63,15 @@ async function seedEverything(app: FastifyInstance, memberId: number, otherId: n
   await db.insert(quickEntry).values({ memberId, name: 'Coffee', type: 'EXPENSE', amount: 4500 });
   await db.insert(cardCancellation).values({ memberId, notifKey: 'v1:C:seeded:2026-11-01T00:00' });
   await db.insert(walletValueHistory).values({ memberId, accountId: wallet!.id, day: '2026-11-01', value: 1000 });
+  await db.insert(walletLoanHistory).values({
+    memberId,
+    accountId: wallet!.id,
+    validFrom: '2026-11-01',
+    loanAmount: 1_000_000,
+    loanMethod: 'EQUAL_PAYMENT',
+    loanMonths: 12,
+    loanStart: '2026-11-01',
+  });
   await db
     .insert(idempotencyKey)
     .values({ memberId, route: 'POST /api/account/entries', key: 'k-1', requestHash: 'h' });
