@@ -67,7 +67,8 @@ describe('admin command line', () => {
       expect(run.code, cases[index]!.join(' ')).toBe(2);
       expect(run.stderr).toContain('Usage:');
     });
-  });
+    // Five CLI processes start at once (each loads the sources through tsx): slow on a busy 2-core machine.
+  }, 120_000);
 
   it('promote gives an existing account ADMIN; its live session becomes an admin session', async () => {
     const target = await createMemberWithSession(app.current);
