@@ -127,6 +127,34 @@ export function httpSide(baseUrl: string, request: HttpRequest, connections: num
   return { run: (seconds) => runLoad(baseUrl, request, connections, seconds), warmsUp: true };
 }
 
+/**
+ * One request at a time, each awaited to its end, until `seconds` have passed (at least one): for rows whose
+ * request lasts seconds. autocannon drops the request in flight when a slice ends while the server finishes
+ * it, so the next slice would share the machine with it; here no request outlives its slice unanswered.
+ */
+async function runSequential(baseUrl: string, request: HttpRequest, seconds: number): Promise<SliceResult> {
+  const latenciesMs: number[] = [];
+  const failures: Record<string, number> = {};
+  const started = performance.now();
+  const url = new URL(request.path, baseUrl);
+  do {
+    const sent = performance.now();
+    try {
+      const response = await fetch(url, { method: request.method, headers: request.headers, body: request.body });
+      await response.arrayBuffer();
+      if (response.ok) latenciesMs.push(performance.now() - sent);
+      else failures[String(response.status)] = (failures[String(response.status)] ?? 0) + 1;
+    } catch {
+      failures.errors = (failures.errors ?? 0) + 1;
+    }
+  } while (performance.now() - started < seconds * 1000);
+  return { latenciesMs, ok: latenciesMs.length, failures, elapsedSeconds: (performance.now() - started) / 1000 };
+}
+
+export function sequentialSide(baseUrl: string, request: HttpRequest): Side {
+  return { run: (seconds) => runSequential(baseUrl, request, seconds), warmsUp: true };
+}
+
 /** A side that only counts operations, e.g. raw `argon2.verify` calls per second. */
 export function rateSide(measure: (seconds: number) => Promise<number>): Side {
   return {

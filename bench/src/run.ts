@@ -5,7 +5,7 @@
 
 import { writeFile } from 'node:fs/promises';
 import type { BenchChild } from './child.js';
-import { httpSide, type LoadResult, measureInterleaved, rateSide, type Side } from './load.js';
+import { httpSide, type LoadResult, measureInterleaved, rateSide, type Side, sequentialSide } from './load.js';
 import { describeMachine } from './machine.js';
 import { parseRunOptions, type RunOptions } from './options.js';
 import { runProfile } from './profile.js';
@@ -18,10 +18,9 @@ import { planSteps, progress, type RunContext, type Step, seedStep, selectRows, 
 /** The api, its baseline and, when the row has one, its reference, measured in interleaved slices. */
 function sidesOf(child: BenchChild, row: BenchRow, connections: number): Record<string, Side> {
   const target = child.target(row.key);
-  const sides: Record<string, Side> = {
-    api: httpSide(target.apiUrl, target.request, connections),
-    baseline: httpSide(target.baselineUrl, target.request, connections),
-  };
+  const side = (url: string) =>
+    row.sequential ? sequentialSide(url, target.request) : httpSide(url, target.request, connections);
+  const sides: Record<string, Side> = { api: side(target.apiUrl), baseline: side(target.baselineUrl) };
   if (row.reference) {
     sides.reference = rateSide((seconds) =>
       child.call({ type: 'reference', key: row.key, seconds, concurrency: connections }),

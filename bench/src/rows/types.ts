@@ -68,6 +68,8 @@ export interface BenchRow {
   targets: RowTargets;
   /** Connections for this row when the run's number does not fit it (the login's attempt limit). */
   connections?: number;
+  /** One request at a time, each awaited to its end (requests of seconds, e.g. a large restore). */
+  sequential?: boolean;
   request(setup: RowSetup): Promise<HttpRequest>;
   /** A bare route doing the same SQL and Redis calls and answering the same JSON. */
   baseline(deps: BaselineDeps): BaselineHandler;
