@@ -158,9 +158,33 @@ export const DateSchema = z
  */
 export const INSTANT_PATTERN =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Whether an instant matching `INSTANT_PATTERN` names a real moment that reads back in the same shape: its
+ * day exists in its month (`2026-02-30` does not: `Date` would roll it over to March 2), its year is not
+ * 0000, and with the offset applied it stays within the years 0001..9999 (`toISOString` writes other years
+ * as `0000`/`+010000`, which the pattern refuses). Only the first and last day can cross, so only they pay
+ * for a `Date`.
+ */
+const isRealInstant = (s: string): boolean => {
+  if (!INSTANT_PATTERN.test(s)) return true; // the pattern has said so already
+  const year = Number(s.slice(0, 4));
+  const month = Number(s.slice(5, 7));
+  const day = Number(s.slice(8, 10));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (year < 1 || day > (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0))) return false;
+  if ((year === 1 && month === 1 && day === 1) || (year === 9999 && month === 12 && day === 31)) {
+    const utcYear = new Date(Date.parse(s)).getUTCFullYear();
+    return utcYear >= 1 && utcYear <= 9999;
+  }
+  return true;
+};
+
 export const InstantSchema = z
   .string()
   .regex(INSTANT_PATTERN, 'expected an ISO-8601 instant such as 2024-05-01T09:30:00.000Z')
+  .refine(isRealInstant, 'not a real instant (no such day, or outside the years 0001..9999 in UTC)')
   .describe('ISO-8601 instant (UTC)');
 
 export const YearSchema = z.number().int().min(1970).max(9999);
