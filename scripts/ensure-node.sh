@@ -8,10 +8,23 @@ nestegg_node_ok() {
     node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)'
 }
 
+# npm reads its global config (`cafile`, proxies, registry) from `<node prefix>/etc/npmrc`, so another Node
+# first on PATH would lose the machine's. Pin it to the one the machine's own npm reads.
+nestegg_keep_npm_globalconfig() {
+  [ -n "${npm_config_globalconfig:-}" ] && return 0
+  command -v npm >/dev/null 2>&1 || return 0
+  local config
+  config="$(npm config get globalconfig 2>/dev/null)" || return 0
+  [ -f "$config" ] && export npm_config_globalconfig="$config"
+  return 0
+}
+
 nestegg_ensure_node() {
   local root dir tmp platform
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   dir="$root/.tools/node-v$NESTEGG_NODE_VERSION"
+  nestegg_node_ok && return 0
+  nestegg_keep_npm_globalconfig
   if [ -x "$dir/bin/node" ]; then
     export PATH="$dir/bin:$PATH"
   fi

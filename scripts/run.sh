@@ -19,8 +19,8 @@ case "${1:-}" in
     ;;
   dev) exec node infra/local/start.mjs --dev ;;
   test)
-    rm -f apps/*/test-results.json packages/*/test-results.json
-    exec pnpm turbo run test --concurrency=2
+    rm -f apps/*/test-results.json packages/*/test-results.json infra/local/test-results.json bench/test-results.json
+    exec pnpm turbo run test --concurrency=2 --continue
     ;;
   *)
     echo "usage: scripts/run.sh start|dev|test" >&2

@@ -1,18 +1,63 @@
-// Adds up the JSON reports vitest wrote in each package into one closing line.
+// Adds up the JSON reports vitest wrote in each package into one closing line. A test file that failed
+// outside any test (its set-up, an import), a package whose test script wrote no report, and a test command
+// that exited non-zero (its status is the first argument) each count as failed: the line never says
+// `0 failed` when anything failed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const reports = ['apps', 'packages']
-  .flatMap((folder) => readdirSync(folder).map((name) => join(folder, name, 'test-results.json')))
-  .filter((path) => existsSync(path));
+const exitStatus = Number(process.argv[2] ?? 0);
+
+// The workspace's projects (pnpm-workspace.yaml) whose package.json has a test script.
+const children = (folder) =>
+  readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(folder, entry.name));
+const packagesWithTests = [...children('apps'), ...children('packages'), 'infra/local', 'bench'].filter((dir) => {
+  const manifest = join(dir, 'package.json');
+  return existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).scripts?.test;
+});
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const file of reports) {
+const problems = [];
+
+for (const dir of packagesWithTests) {
+  const file = join(dir, 'test-results.json');
+  if (!existsSync(file)) {
+    failed += 1;
+    problems.push(`${dir}: no test report (its test command did not finish)`);
+    continue;
+  }
   const report = JSON.parse(readFileSync(file, 'utf8'));
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  for (const result of report.testResults ?? []) {
+    const failedTests = (result.assertionResults ?? []).filter((test) => test.status === 'failed').length;
+    if (result.status === 'failed' && failedTests === 0) {
+      failed += 1;
+      problems.push(`${result.name}: failed outside its tests: ${firstLine(result.message)}`);
+    }
+  }
+  if (report.success === false && report.numFailedTests === 0 && report.numFailedTestSuites === 0) {
+    failed += 1;
+    problems.push(`${dir}: the run reported failure (unhandled error or no test found)`);
+  }
 }
+
+if (exitStatus !== 0 && failed === 0) {
+  failed += 1;
+  problems.push(`the test command exited with status ${exitStatus}`);
+}
+
+for (const problem of problems) console.log(`failed: ${problem}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+
+function firstLine(text) {
+  return (
+    String(text ?? 'no message')
+      .split('\n')
+      .find((line) => line.trim()) ?? 'no message'
+  );
+}

@@ -1,13 +1,13 @@
 /**
  * @nestegg/contract as a frontend gets it: built, packed, installed with npm (with its peers at the
- * lowest versions it declares) into a project outside the workspace, type-checked as a strict client,
- * and run against a live api.
+ * lowest versions it declares, packed from the workspace: no registry is needed) into a project outside
+ * the workspace, type-checked as a strict client, and run against a live api.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,15 +65,38 @@ const lowestVersion = (range: string): string => {
   return version;
 };
 
+/**
+ * The api's devDependencies hold each peer at its lowest version under an alias (`consumer-peer-zod`
+ * for `zod`, `consumer-peer-ts-rest-core` for `@ts-rest/core`), so pnpm's install brings them and this
+ * test needs no registry: it packs them from the workspace and npm installs the tarballs offline.
+ */
+const peerAlias = (name: string): string => `consumer-peer-${name.replace(/^@/, '').replace(/\//g, '-')}`;
+
+async function packPeer(name: string, range: string, destination: string): Promise<string> {
+  const alias = peerAlias(name);
+  const manifestPath = requireFromHere.resolve(`${alias}/package.json`);
+  const { version } = await readJson<{ version: string }>(manifestPath);
+  if (version !== lowestVersion(range)) {
+    throw new Error(
+      `apps/api's devDependency ${alias} is ${name}@${version}; the contract's peer range ${range} starts at ` +
+        `${lowestVersion(range)}: set it to "npm:${name}@${lowestVersion(range)}"`,
+    );
+  }
+  // npm cannot pack a folder inside pnpm's store ("Exit handler never called"): pack a copy.
+  const copy = join(destination, alias);
+  await cp(await realpath(dirname(manifestPath)), copy, { recursive: true });
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], copy);
+  const [{ filename }] = JSON.parse(packed) as Array<{ filename: string }>;
+  return join(destination, filename);
+}
+
 async function installWithPeers(project: string, tarball: string): Promise<void> {
   const { peerDependencies } = await readJson<Manifest>(join(contractDir, 'package.json'));
-  const peers = Object.entries(peerDependencies).map(([name, range]) => `${name}@${lowestVersion(range)}`);
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline', tarball, ...peers],
-    project,
+  const peers = await Promise.all(
+    Object.entries(peerDependencies).map(([name, range]) => packPeer(name, range, dirname(tarball))),
   );
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...peers], project);
 }
 
 const strictOptions = {
