@@ -22,8 +22,17 @@ case "${1:-}" in
     rm -f apps/*/test-results.json packages/*/test-results.json infra/local/test-results.json bench/test-results.json
     exec pnpm turbo run test --concurrency=2 --continue
     ;;
+  admin)
+    shift
+    if [ -z "${DATABASE_URL:-}" ] && [ -z "${DATABASE_URL_FILE:-}" ]; then
+      DATABASE_URL="$(node infra/local/embedded-url.mjs)"
+      export DATABASE_URL
+      echo "[nestegg] DATABASE_URL is not set: using the embedded PostgreSQL of npm start ($DATABASE_URL), which runs while npm start does" >&2
+    fi
+    exec pnpm --silent --filter @nestegg/api admin "$@"
+    ;;
   *)
-    echo "usage: scripts/run.sh start|dev|test" >&2
+    echo "usage: scripts/run.sh start|dev|test|admin <command>" >&2
     exit 2
     ;;
 esac

@@ -123,6 +123,60 @@ describe('admin command line', () => {
   });
 });
 
+/**
+ * The README's form, `npm run admin -- …` from the repository root, with the machine's own Node first on
+ * PATH (the fetched Node 24 taken off it): the entry script must bring Node 24 itself (argon2 crashes older
+ * ones here) and default to the embedded PostgreSQL of `npm start`.
+ */
+function runReadmeCommand(args: string[], env: Record<string, string | undefined>): Promise<Run> {
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/^npm_/i.test(name) && !['DATABASE_URL', 'REDIS_URL', 'ADMIN_PASSWORD'].includes(name),
+    ),
+  );
+  const path = (process.env.PATH ?? '')
+    .split(':')
+    .filter((dir) => !dir.includes('/.tools/node-') && !dir.includes('node_modules'))
+    .join(':');
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'admin', '--', ...args], {
+      cwd: fileURLToPath(new URL('../../../..', import.meta.url)),
+      env: { ...base, PATH: path, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the README admin command (npm run admin)', () => {
+  it('creates an admin under whatever Node the machine has', async () => {
+    const email = uniqueEmail('readme');
+    const run = await runReadmeCommand(['create', email, 'Readme'], {
+      ...connection(),
+      ADMIN_PASSWORD: 'correct horse battery',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`Created ADMIN ${email}`);
+    expect(await byEmail(email)).toMatchObject({ role: 'ADMIN' });
+  }, 120_000);
+
+  it('without DATABASE_URL uses the embedded PostgreSQL of npm start and says so when it is not running', async () => {
+    const run = await runReadmeCommand(['promote', 'someone@nestegg.test'], { EMBEDDED_POSTGRES_PORT: '9' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'using the embedded PostgreSQL of npm start (postgres://postgres:postgres@127.0.0.1:9/nestegg)',
+    );
+    expect(run.stderr).toContain('admin: cannot reach the database');
+    expect(run.stderr).toContain('keep `npm start` running');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  }, 120_000);
+});
+
 describe('admin reencrypt-account-numbers', () => {
   const oldKey = { id: 'old', key: randomBytes(32) };
   const newKey = { id: 'new', key: randomBytes(32) };

@@ -204,12 +204,23 @@ async function run(args: string[]): Promise<void> {
   }
 }
 
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'CONNECT_TIMEOUT']);
+const isUnreachable = (error: unknown): boolean =>
+  error instanceof Error && UNREACHABLE.has(String((error as { code?: unknown }).code));
+
 run(process.argv.slice(2)).then(
   () => process.exit(0),
   (error: unknown) => {
     if (error instanceof CliError) {
       console.error(error.message);
       process.exit(error.exitCode);
+    }
+    if (isUnreachable(error)) {
+      console.error(
+        `admin: cannot reach the database (${(error as Error).message}). Check DATABASE_URL; ` +
+          'with the embedded PostgreSQL, keep `npm start` running while you use this command.',
+      );
+      process.exit(1);
     }
     console.error('admin: failed:', error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);
