@@ -65,18 +65,6 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    // The path only: query strings can carry personal data (a searched e-mail).
-    request.log.info(
-      {
-        method: request.method,
-        path: request.url.split('?')[0],
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
-    );
-  });
 
   await app.register(errorHandler);
   await app.register(httpEdge, { env });
