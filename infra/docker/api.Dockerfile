@@ -34,6 +34,7 @@ COPY packages/config/package.json packages/config/
 COPY packages/contract/package.json packages/contract/
 COPY packages/db/package.json packages/db/
 COPY packages/domain/package.json packages/domain/
+COPY packages/membership/package.json packages/membership/
 COPY packages/openapi/package.json packages/openapi/
 COPY packages/testing/package.json packages/testing/
 COPY infra/local/package.json infra/local/
