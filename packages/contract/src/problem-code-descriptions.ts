@@ -90,6 +90,8 @@ const descriptions: { readonly [K in ProblemCode]: string } = {
   STORE_UNAVAILABLE: 'The app store cannot be reached right now: retry later',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used with another request body',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running: retry after `Retry-After` seconds',
+  IDEMPOTENCY_OUTCOME_UNKNOWN:
+    'The request with this Idempotency-Key was carried out but its answer was lost: it is not run again; read the current state instead of resending',
 };
 
 function withDescriptions(): { readonly [K in ProblemCode]: ProblemCodeInfo } {

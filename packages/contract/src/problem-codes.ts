@@ -102,6 +102,7 @@ const billingCodes = {
 const idempotencyCodes = {
   IDEMPOTENCY_KEY_REUSED: 422,
   IDEMPOTENCY_KEY_IN_USE: 409,
+  IDEMPOTENCY_OUTCOME_UNKNOWN: 409,
 } as const;
 
 /** The HTTP status each problem code is sent with. */

@@ -1,5 +1,6 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { activeCommitHook, type CommitHook, mayWrite } from './commit-hook';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -43,23 +44,70 @@ type Callback = (client: unknown) => unknown;
  * unprepared query unless `.prepare()` is called, which costs a second round trip and a parse and plan on
  * every execution). Transactions and savepoints hand their callbacks a client wrapped the same way.
  * postgres.js keeps prepared statements per connection, and connections are recycled (`max_lifetime`).
+ *
+ * On the root client it also honours an active commit hook (`commit-hook.ts`): the hook runs last in
+ * every transaction begun while it is active, and an auto-commit write is run in a transaction of its own
+ * so that the hook commits with it.
  */
-function alwaysPrepared<T extends object>(client: T): T {
+function driverClient<T extends object>(client: T, prepare: boolean, root: boolean): T {
   return new Proxy(client, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
       if (property === 'unsafe') {
-        return (query: string, params?: unknown[], options?: object) =>
-          value.call(target, query, params, { ...options, prepare: true });
+        return (query: string, params?: unknown[], options?: object) => {
+          const queryOptions = prepare ? { ...options, prepare: true } : options;
+          const hook = root ? activeCommitHook() : undefined;
+          if (hook && mayWrite(query)) {
+            return autoCommitWithHook(target as unknown as postgres.Sql, hook, query, params, queryOptions);
+          }
+          return value.call(target, query, params, queryOptions);
+        };
       }
       if (property === 'begin' || property === 'savepoint') {
         return (...args: unknown[]) => {
           const callback = args.pop() as Callback;
-          return value.call(target, ...args, (inner: object) => callback(alwaysPrepared(inner)));
+          const hook = root && property === 'begin' ? activeCommitHook() : undefined;
+          const wrap = (inner: object) => driverClient(inner, prepare, false);
+          if (!hook) return value.call(target, ...args, (inner: object) => callback(wrap(inner)));
+          return value.call(target, ...args, async (inner: postgres.TransactionSql) => {
+            const returned = callback(wrap(inner));
+            const result = await (Array.isArray(returned) ? Promise.all(returned) : returned);
+            await hook.beforeCommit(inner);
+            return result;
+          });
         };
       }
       return value.bind(target);
+    },
+  });
+}
+
+/**
+ * A lone write while a commit hook is active: run in a transaction that ends with the hook. Answers what
+ * drizzle uses of a postgres.js pending query: awaiting it, or `.values()` (called at once, before the
+ * transaction begins on the next microtask).
+ */
+function autoCommitWithHook(
+  sql: postgres.Sql,
+  hook: CommitHook,
+  query: string,
+  params: unknown[] | undefined,
+  options: object | undefined,
+) {
+  let asValues = false;
+  const result = Promise.resolve().then(() =>
+    sql.begin(async (tx) => {
+      const pending = tx.unsafe(query, params as postgres.ParameterOrJSON<never>[], options);
+      const rows = await (asValues ? pending.values() : pending);
+      await hook.beforeCommit(tx);
+      return rows;
+    }),
+  );
+  return Object.assign(result, {
+    values() {
+      asValues = true;
+      return result;
     },
   });
 }
@@ -73,8 +121,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     onnotice: () => {},
     ...(options.applicationName ? { connection: { application_name: options.applicationName } } : {}),
   });
-  const prepare = options.prepare ?? true;
-  const db = drizzle(prepare ? alwaysPrepared(sql) : sql, { schema, logger: options.logQueries ?? false });
+  const db = drizzle(driverClient(sql, options.prepare ?? true, true), { schema, logger: options.logQueries ?? false });
   return {
     db,
     sql,

@@ -7,5 +7,6 @@ export {
   type Schema,
   type Transaction,
 } from './client';
+export { type CommitHook, runWithCommitHook, runWithoutCommitHook } from './commit-hook';
 export * from './schema/index';
 export * as schema from './schema/index';

@@ -1,12 +1,19 @@
+import { type CommitHook, runWithCommitHook } from '@nestegg/db';
 import type { AppRoute } from '@ts-rest/core';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { type IdempotencyScope, IdempotencyStore, requestHashOf } from '../lib/idempotency-store.js';
+import { type HeldKey, type IdempotencyScope, IdempotencyStore, requestHashOf } from '../lib/idempotency-store.js';
+
+/** A claimed key, and the hook that ties every write of the handler to it (decision FO20). */
+interface IdempotentRequest {
+  held: HeldKey;
+  hook: CommitHook & { active: boolean };
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set when this request claimed an `Idempotency-Key`: its answer is stored for retries. */
-    idempotency: IdempotencyScope | null;
+    idempotency: IdempotentRequest | null;
   }
 }
 
@@ -44,32 +51,49 @@ function storedBody(payload: unknown): unknown {
 
 /**
  * `Idempotency-Key` on creating routes (their contract declares the header): a retry of the same request
- * answers the first answer again (with `Idempotent-Replayed: true`) instead of creating twice.
+ * answers the first answer again (with `Idempotent-Replayed: true`) instead of creating twice. The handler
+ * runs with a commit hook: each of its transactions (and each auto-commit write) marks the key committed
+ * as its last statement, so once anything was written the request is never run again, even when the
+ * answer could not be stored.
  */
 export default fp(
   async (app) => {
     const store = new IdempotencyStore({ db: app.db, clock: app.services.clock });
     app.decorateRequest('idempotency', null);
 
-    app.addHook('preHandler', async (request, reply) => {
+    // Callback style: `done` is called inside the hook's async context, so the handler runs within it.
+    app.addHook('preHandler', (request, reply, done) => {
       const scope = scopeOf(request);
-      if (!scope) return;
-      const claim = await store.claim(scope);
-      if (claim.kind === 'claimed') {
-        request.idempotency = scope;
+      if (!scope) {
+        done();
         return;
       }
-      const type = claim.status >= 400 ? 'application/problem+json' : 'application/json';
-      reply.header('idempotent-replayed', 'true').code(claim.status);
-      return claim.body === null ? reply.send() : reply.type(type).send(JSON.stringify(claim.body));
+      store.claim(scope).then((claim) => {
+        if (claim.kind === 'claimed') {
+          const held = claim.held;
+          const hook = {
+            active: true,
+            beforeCommit: (tx: Parameters<CommitHook['beforeCommit']>[0]) => store.markCommitted(held, tx),
+          };
+          request.idempotency = { held, hook };
+          runWithCommitHook(hook, () => done());
+          return;
+        }
+        const type = claim.status >= 400 ? 'application/problem+json' : 'application/json';
+        reply.header('idempotent-replayed', 'true').code(claim.status);
+        if (claim.body === null) reply.send();
+        else reply.type(type).send(JSON.stringify(claim.body));
+      }, done);
     });
 
     app.addHook('onSend', async (request, reply, payload) => {
-      const scope = request.idempotency;
-      if (!scope) return payload;
+      const idempotent = request.idempotency;
+      if (!idempotent) return payload;
       request.idempotency = null;
-      if (reply.statusCode >= 500) await store.release(scope);
-      else await store.complete(scope, reply.statusCode, storedBody(payload));
+      // The handler is over: what runs after it (in this async context) is not tied to the key.
+      idempotent.hook.active = false;
+      if (reply.statusCode >= 500) await store.release(idempotent.held);
+      else await store.complete(idempotent.held, reply.statusCode, storedBody(payload));
       return payload;
     });
   },

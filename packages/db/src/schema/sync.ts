@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, instant } from './_common';
 import { member } from './members';
 
@@ -60,8 +60,13 @@ export const idempotencyKey = pgTable(
     /** Null while the first request is still running. */
     status: smallint('status'),
     response: jsonb('response'),
+    /** When the claim was made, or taken over. */
     createdAt: createdAt(),
     completedAt: instant('completed_at'),
+    /** The current claim (a new one on takeover): only its holder may commit writes, complete or release. */
+    claimId: uuid('claim_id'),
+    /** Set by the claim holder's first committed write, in the same transaction: the key is then never re-run. */
+    committedAt: instant('committed_at'),
   },
   (t) => [
     primaryKey({ name: 'idempotency_key_pk', columns: [t.memberId, t.route, t.key] }),
