@@ -14,7 +14,16 @@ fi
 
 case "${1:-}" in
   start)
-    pnpm turbo run build --output-logs=errors-only
+    # A line per package as its build starts (turbo's hash-only logs, reworded), then turbo's summary.
+    echo "== building the packages and the apps (a minute or two on a fresh checkout)"
+    if ! pnpm turbo run build --output-logs=hash-only 2>&1 | awk '
+      /:build: cache miss/ { sub(/:build: cache miss.*/, ""); print "   building " $0; fflush(); next }
+      /:build: cache hit/ { sub(/:build: cache hit.*/, ""); print "   " $0 " is up to date"; fflush(); next }
+      { print; fflush() }'; then
+      # hash-only hides the compiler's messages: build again to show them (what did build is cached).
+      pnpm turbo run build --output-logs=errors-only
+      exit 1
+    fi
     exec node infra/local/start.mjs
     ;;
   dev) exec node infra/local/start.mjs --dev ;;
