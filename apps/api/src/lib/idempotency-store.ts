@@ -21,7 +21,7 @@ export interface HeldKey extends IdempotencyScope {
 export type Claim = { kind: 'claimed'; held: HeldKey } | { kind: 'replay'; status: number; body: unknown };
 
 /** A request still running longer than this (the server's request timeout) is taken to have died. */
-export const ABANDONED_AFTER_MS = 60_000;
+const ABANDONED_AFTER_MS = 60_000;
 
 export function requestHashOf(method: string, url: string, body: unknown): string {
   return createHash('sha256')
@@ -72,11 +72,7 @@ class IdempotencyClaimLostError extends AppError {
  * old holder can then commit nothing.
  */
 export class IdempotencyStore {
-  private readonly abandonedAfterMs: number;
-
-  constructor(private readonly deps: { db: Database; clock: Clock; abandonedAfterMs?: number }) {
-    this.abandonedAfterMs = deps.abandonedAfterMs ?? ABANDONED_AFTER_MS;
-  }
+  constructor(private readonly deps: { db: Database; clock: Clock }) {}
 
   claim(scope: IdempotencyScope): Promise<Claim> {
     return runWithoutCommitHook(() => this.claimOnce(scope));
@@ -164,7 +160,7 @@ export class IdempotencyStore {
   }
 
   private cutoff(): Date {
-    return new Date(this.deps.clock.now().getTime() - this.abandonedAfterMs);
+    return new Date(this.deps.clock.now().getTime() - ABANDONED_AFTER_MS);
   }
 
   private holds(held: HeldKey) {
