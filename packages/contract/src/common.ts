@@ -128,8 +128,13 @@ export const MoneySchema = z
 export const NonNegativeMoneySchema = MoneySchema.min(0);
 export const PositiveMoneySchema = MoneySchema.min(1);
 
+/**
+ * The highest sort position (the columns are `integer`). A new row goes after the last one but never past it:
+ * rows at the top share it and their ids order them (decision FI3).
+ */
+export const SORT_ORDER_MAX = MAX_ID;
 /** Integer count/sort position. */
-export const SortOrderSchema = z.number().int().min(0).max(MAX_ID);
+export const SortOrderSchema = z.number().int().min(0).max(SORT_ORDER_MAX);
 
 /** `true`/`false` in a query string → boolean. */
 export const QueryBooleanSchema = z.enum(['true', 'false']).transform((v) => v === 'true');

@@ -27,7 +27,10 @@ const c = initContract();
 export const StockCodeSchema = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9.\-^=]{1,20}$/, 'expected a stock code (letters, digits, . - ^ =)')
+  .regex(
+    /^(?=.*[A-Za-z0-9])[A-Za-z0-9.\-^=]{1,20}$/,
+    'expected a stock code (letters, digits, . - ^ =; a letter or digit at least)',
+  )
   .transform((code) => code.toUpperCase())
   .describe('Stock code of the quote provider, e.g. `IBM` or `005930.KS` (stored upper-case)');
 

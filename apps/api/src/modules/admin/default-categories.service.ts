@@ -4,6 +4,7 @@ import type {
   DefaultCategory,
   UpdateDefaultCategoryRequest,
 } from '@nestegg/contract';
+import { SORT_ORDER_MAX } from '@nestegg/contract';
 import { type Database, type DbOrTx, defaultCategory } from '@nestegg/db';
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { NotFoundError } from '../../lib/errors.js';
@@ -41,9 +42,12 @@ const siblingsOf = (type: CategoryType, parentId: number | null): SQL =>
     parentId === null ? isNull(defaultCategory.parentId) : eq(defaultCategory.parentId, parentId),
   )!;
 
-/** `max(sort_order) + 1` among the siblings, evaluated by the statement that writes it. */
+/**
+ * `max(sort_order) + 1` among the siblings, evaluated by the statement that writes it; never past SORT_ORDER_MAX
+ * (FI3: new rows share the top place, and the list's id order puts them last).
+ */
 const nextSortOrder = (type: CategoryType, parentId: number | null): SQL =>
-  sql`(select coalesce(max(${defaultCategory.sortOrder}) + 1, 0) from ${defaultCategory} where ${siblingsOf(type, parentId)})`;
+  sql`(select least(coalesce(max(${defaultCategory.sortOrder})::bigint + 1, 0), ${SORT_ORDER_MAX})::int from ${defaultCategory} where ${siblingsOf(type, parentId)})`;
 
 /** All default categories: top level first, then by parent, type and order. */
 async function listDefaultCategories(db: DbOrTx): Promise<Row[]> {

@@ -5,6 +5,7 @@ import type {
   CreateCategoryRequest,
   UpdateCategoryRequest,
 } from '@nestegg/contract';
+import { SORT_ORDER_MAX } from '@nestegg/contract';
 import { category, type Database, type DbOrTx } from '@nestegg/db';
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -67,9 +68,12 @@ const siblingsOf = (memberId: number, type: CategoryType, parentId: number | nul
     parentId === null ? isNull(category.parentId) : eq(category.parentId, parentId),
   )!;
 
-/** `max(sort_order) + 1` among the siblings, evaluated by the statement that writes it. */
+/**
+ * `max(sort_order) + 1` among the siblings, evaluated by the statement that writes it; never past SORT_ORDER_MAX
+ * (FI3: new rows share the top place, and the list's id order puts them last).
+ */
 const nextSortOrder = (memberId: number, type: CategoryType, parentId: number | null): SQL =>
-  sql`(select coalesce(max(${category.sortOrder}) + 1, 0) from ${category} where ${siblingsOf(memberId, type, parentId)})`;
+  sql`(select least(coalesce(max(${category.sortOrder})::bigint + 1, 0), ${SORT_ORDER_MAX})::int from ${category} where ${siblingsOf(memberId, type, parentId)})`;
 
 /** The list, built once (V5): each top-level category followed by its sub-categories, by sort order. */
 function prepareList(db: Database) {

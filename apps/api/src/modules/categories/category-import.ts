@@ -1,4 +1,4 @@
-import type { CategoryImportResult } from '@nestegg/contract';
+import { type CategoryImportResult, SORT_ORDER_MAX } from '@nestegg/contract';
 import type { DbOrTx } from '@nestegg/db';
 import { sql } from 'drizzle-orm';
 
@@ -25,9 +25,9 @@ const copyTopLevel = (memberId: number) => sql`
   ), inserted as (
     insert into category (member_id, name, type, parent_id, sort_order)
     select ${memberId}::int, f.name, f.type, null::int,
-           coalesce((select max(c.sort_order) + 1 from category c
+           least(coalesce((select max(c.sort_order)::bigint + 1 from category c
                       where c.member_id = ${memberId}::int and c.type = f.type and c.parent_id is null), 0)
-           + row_number() over (partition by f.type order by f.sort_order, f.id) - 1
+           + row_number() over (partition by f.type order by f.sort_order, f.id) - 1, ${SORT_ORDER_MAX}::bigint)
       from fresh f
     on conflict (member_id, type, name) do nothing
     returning 1
@@ -48,9 +48,9 @@ const copySubCategories = (memberId: number) => sql`
   ), inserted as (
     insert into category (member_id, name, type, parent_id, sort_order)
     select ${memberId}::int, p.name, p.type, p.parent_id,
-           coalesce((select max(c.sort_order) + 1 from category c
+           least(coalesce((select max(c.sort_order)::bigint + 1 from category c
                       where c.member_id = ${memberId}::int and c.parent_id = p.parent_id), 0)
-           + row_number() over (partition by p.parent_id order by p.sort_order, p.id) - 1
+           + row_number() over (partition by p.parent_id order by p.sort_order, p.id) - 1, ${SORT_ORDER_MAX}::bigint)
       from placed p
     on conflict (member_id, type, name) do nothing
     returning 1

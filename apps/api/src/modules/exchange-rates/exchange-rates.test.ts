@@ -121,13 +121,16 @@ describe('exchange rates from the provider', () => {
 });
 
 describe('a missing rate is an error, never 1:1', () => {
-  test('an unknown currency is 404 CURRENCY_NOT_FOUND; a malformed one 400', async ({ app, free }) => {
-    fake.on('GET /v6/k/pair/USD/XYZ', () => failure(404, 'unsupported-code'));
-    fake.on('GET /v6/k/history/XYZ/2024/1/2', () => failure(404, 'unsupported-code'));
+  test('a currency the provider lacks is 404 CURRENCY_NOT_FOUND; a malformed or non-ISO one 400', async ({
+    app,
+    free,
+  }) => {
+    fake.on('GET /v6/k/pair/USD/XDR', () => failure(404, 'unsupported-code'));
+    fake.on('GET /v6/k/history/HRK/2024/1/2', () => failure(404, 'unsupported-code'));
     fake.on('GET /v6/k/history/USD/1900/1/2', () => failure(404, 'no-data-available'));
-    problemOf(await free.api.ledger.fx.rate({ query: { from: 'USD', to: 'XYZ' } }), 404, 'CURRENCY_NOT_FOUND');
+    problemOf(await free.api.ledger.fx.rate({ query: { from: 'USD', to: 'XDR' } }), 404, 'CURRENCY_NOT_FOUND');
     problemOf(
-      await free.api.ledger.fx.rate({ query: { from: 'XYZ', to: 'USD', date: '2024-01-02' } }),
+      await free.api.ledger.fx.rate({ query: { from: 'HRK', to: 'USD', date: '2024-01-02' } }),
       404,
       'CURRENCY_NOT_FOUND',
     );
@@ -137,6 +140,7 @@ describe('a missing rate is an error, never 1:1', () => {
       'CURRENCY_NOT_FOUND',
     );
     problemOf(await free.api.ledger.fx.rate({ query: { from: 'usd', to: 'KRW' } }), 400, 'VALIDATION_FAILED');
+    problemOf(await free.api.ledger.fx.rate({ query: { from: 'USD', to: 'XYZ' } }), 400, 'VALIDATION_FAILED');
     expect(await app.db.select().from(fxRate).where(eq(fxRate.quote, 'XYZ'))).toEqual([]);
   });
 

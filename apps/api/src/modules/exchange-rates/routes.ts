@@ -1,11 +1,31 @@
-import { contract } from '@nestegg/contract';
-import type { FastifyInstance } from 'fastify';
+import { contract, RECEIPT_MAX_BYTES } from '@nestegg/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerContractRouter } from '../../lib/contract-router.js';
+import { sessionOf } from '../../lib/session.js';
+import { readSingleFile, uploadedBytes } from '../../plugins/multipart.js';
 
-/** Exchange rates (`/api/fx/rate`): cached per currency pair and day, 404 for an unknown currency, 503 when unavailable. */
-export default async function exchangeRatesModule(app: FastifyInstance): Promise<void> {
-  const { exchangeRates } = app.services;
-  registerContractRouter(app, contract.ledger.fx, {
-    rate: async ({ query }) => ({ status: 200, body: await exchangeRates.rateFor(query.from, query.to, query.date) }),
+/** Receipt text recognition (`POST /api/account/ocr/receipt`); premium (the contract's metadata guards it). */
+export default async function receiptsModule(app: FastifyInstance): Promise<void> {
+  const { receipts } = app.services;
+  registerContractRouter(app, contract.ledger.receipts, {
+    recognize: {
+      hooks: {
+        // After the guard (an app-level hook), so the limit is per member and FREE members never count.
+        onRequest: app.rateLimit({
+          max: app.env.OCR_RATE_LIMIT_PER_MINUTE,
+          timeWindow: '1 minute',
+          keyGenerator: (request) => `receipt:${request.session?.memberId ?? request.ip}`,
+        }),
+        // The contract's body check then sees the file. The upload is read and checked even when recognition
+        // is not set up: input is judged before configuration (decision FI4).
+        preValidation: async (request: FastifyRequest) => {
+          request.body = { file: await readSingleFile(request, { field: 'file', maxBytes: RECEIPT_MAX_BYTES }) };
+        },
+      },
+      handler: async ({ body, request }) => ({
+        status: 200,
+        body: { text: await receipts.recognize(sessionOf(request).memberId, uploadedBytes(body.file)) },
+      }),
+    },
   });
 }

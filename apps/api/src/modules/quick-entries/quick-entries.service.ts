@@ -1,4 +1,5 @@
 import type { CreateQuickEntryRequest, QuickEntry, UpdateQuickEntryRequest } from '@nestegg/contract';
+import { SORT_ORDER_MAX } from '@nestegg/contract';
 import { type Database, type DbOrTx, quickEntry } from '@nestegg/db';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { NotFoundError } from '../../lib/errors.js';
@@ -31,9 +32,12 @@ function changesOf(body: UpdateQuickEntryRequest): QuickEntryChanges {
   return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
 }
 
-/** Last place among the member's templates, computed inside the INSERT. */
+/**
+ * Last place among the member's templates, computed inside the INSERT; never past SORT_ORDER_MAX (FI3: new
+ * templates share the top place, and the list's id order puts them last).
+ */
 const lastPlace = (memberId: number) =>
-  sql<number>`(select coalesce(max(${quickEntry.sortOrder}) + 1, 0) from ${quickEntry} where ${quickEntry.memberId} = ${memberId})`;
+  sql<number>`(select least(coalesce(max(${quickEntry.sortOrder})::bigint + 1, 0), ${SORT_ORDER_MAX})::int from ${quickEntry} where ${quickEntry.memberId} = ${memberId})`;
 
 /**
  * Quick-entry templates: CRUD by the member. A template's category and wallet follow the entries' rules

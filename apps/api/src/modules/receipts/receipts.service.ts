@@ -13,7 +13,7 @@ export interface ReceiptsDeps {
 export class ReceiptsService {
   constructor(private readonly deps: ReceiptsDeps) {}
 
-  /** Throws 503 `PROVIDER_NOT_CONFIGURED` when no recognition key is set (checked before the upload is read). */
+  /** Throws 503 `PROVIDER_NOT_CONFIGURED` when no recognition key is set (checked after the upload, FI4). */
   assertAvailable(): TextRecognizer {
     if (this.deps.recognizer) return this.deps.recognizer;
     throw new ServiceUnavailableError('PROVIDER_NOT_CONFIGURED', 'Receipt recognition is not set up on this server.');
@@ -22,13 +22,14 @@ export class ReceiptsService {
   /**
    * The full text of a receipt image. One of the member's daily recognitions is counted before any work
    * (429 when they are used up) and given back when the image is refused or the provider fails, so only
-   * answered recognitions count.
+   * answered recognitions count. The image is checked before the provider's configuration: a broken upload
+   * is 400 whether or not recognition is set up (decision FI4).
    */
   async recognize(memberId: number, untrusted: Buffer): Promise<string> {
-    const recognizer = this.assertAvailable();
     const slot = await this.deps.quota.reserve(memberId);
     try {
-      return await recognizer.recognize(await receiptImageToSend(untrusted));
+      const image = await receiptImageToSend(untrusted);
+      return await this.assertAvailable().recognize(image);
     } catch (error) {
       await slot.release();
       if (!(error instanceof RecognitionFailedError)) throw error;

@@ -16,9 +16,9 @@ export default async function receiptsModule(app: FastifyInstance): Promise<void
           timeWindow: '1 minute',
           keyGenerator: (request) => `receipt:${request.session?.memberId ?? request.ip}`,
         }),
-        // The contract's body check then sees the file; nothing is read when recognition is not set up.
+        // The contract's body check then sees the file. The upload is read and checked even when recognition
+        // is not set up: input is judged before configuration (decision FI4).
         preValidation: async (request: FastifyRequest) => {
-          receipts.assertAvailable();
           request.body = { file: await readSingleFile(request, { field: 'file', maxBytes: RECEIPT_MAX_BYTES }) };
         },
       },

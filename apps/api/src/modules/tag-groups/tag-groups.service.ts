@@ -3,6 +3,7 @@ import {
   type BoardTag,
   boardCategories,
   type CreateTagGroupRequest,
+  SORT_ORDER_MAX,
   type TagGroup,
   type UpdateTagGroupRequest,
 } from '@nestegg/contract';
@@ -66,9 +67,12 @@ const canonicalBoards = (boards: readonly BoardCategory[]): BoardCategory[] =>
 const duplicateGroupName = () => new ConflictError('DUPLICATE_NAME', 'Another tag group has this name.');
 const duplicateTagName = () => new ConflictError('DUPLICATE_NAME', 'The tag group already has a tag with this name.');
 
-/** `max(sort_order) + 1` over `where`, evaluated by the statement that writes it. */
+/**
+ * `max(sort_order) + 1` over `where`, evaluated by the statement that writes it; never past SORT_ORDER_MAX
+ * (FI3: new rows share the top place, and the list's id order puts them last).
+ */
 const nextSortOrder = (column: SQL, table: SQL, where?: SQL): SQL =>
-  sql`(select coalesce(max(${column}) + 1, 0) from ${table}${where ? sql` where ${where}` : sql``})`;
+  sql`(select least(coalesce(max(${column})::bigint + 1, 0), ${SORT_ORDER_MAX})::int from ${table}${where ? sql` where ${where}` : sql``})`;
 
 /** Board tag groups (`/api/board/tag-groups`, `/api/board/tags`), over explicit dependencies. */
 export class TagGroupsService {

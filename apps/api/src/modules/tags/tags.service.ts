@@ -1,4 +1,5 @@
 import type { Tag } from '@nestegg/contract';
+import { SORT_ORDER_MAX } from '@nestegg/contract';
 import { type Database, type DbOrTx, tag } from '@nestegg/db';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { AppError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -18,9 +19,12 @@ const ownedBy = (memberId: number, id: number): SQL => and(eq(tag.memberId, memb
 
 const duplicateName = () => new ConflictError('DUPLICATE_NAME', 'You already have a tag with this name.');
 
-/** `max(sort_order) + 1` of the member's tags, evaluated by the statement that writes it. */
+/**
+ * `max(sort_order) + 1` of the member's tags, evaluated by the statement that writes it; never past SORT_ORDER_MAX
+ * (FI3: new rows share the top place, and the list's id order puts them last).
+ */
 const nextSortOrder = (memberId: number): SQL =>
-  sql`(select coalesce(max(${tag.sortOrder}) + 1, 0) from ${tag} where ${tag.memberId} = ${memberId})`;
+  sql`(select least(coalesce(max(${tag.sortOrder})::bigint + 1, 0), ${SORT_ORDER_MAX})::int from ${tag} where ${tag.memberId} = ${memberId})`;
 
 /** A name the member's tags already have (unique key) → 409 `DUPLICATE_NAME`. */
 async function mapDuplicateName<T>(write: () => Promise<T>): Promise<T> {

@@ -4,6 +4,7 @@ import {
   type NetWorth,
   type NetWorthTrend,
   type NetWorthTrendQuery,
+  SORT_ORDER_MAX,
   type UpdateWalletRequest,
   type Wallet,
   walletTypes,
@@ -43,9 +44,12 @@ export interface WalletCaller {
 
 const ofMember = (memberId: number, id: number) => and(eq(account.memberId, memberId), eq(account.id, id));
 
-/** `max(sort_order) + 1` of the member's wallets, evaluated by the insert itself. */
+/**
+ * `max(sort_order) + 1` of the member's wallets, evaluated by the insert itself; never past SORT_ORDER_MAX
+ * (FI3: new rows share the top place, and the list's id order puts them last).
+ */
 const nextSortOrder = (memberId: number) =>
-  sql<number>`(select coalesce(max(${account.sortOrder}) + 1, 0) from ${account} where ${account.memberId} = ${memberId})`;
+  sql<number>`(select least(coalesce(max(${account.sortOrder})::bigint + 1, 0), ${SORT_ORDER_MAX})::int from ${account} where ${account.memberId} = ${memberId})`;
 
 /** A Postgres array literal passed as one parameter, e.g. `{2026-01-05,2026-01-12}`. */
 const arrayLiteral = (values: (string | number)[]) => `{${values.join(',')}}`;
