@@ -86,8 +86,9 @@ async function packPeer(name: string, range: string, destination: string): Promi
   const copy = join(destination, alias);
   await cp(await realpath(dirname(manifestPath)), copy, { recursive: true });
   const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], copy);
-  const [{ filename }] = JSON.parse(packed) as Array<{ filename: string }>;
-  return join(destination, filename);
+  const [tarball] = JSON.parse(packed) as Array<{ filename: string }>;
+  if (!tarball) throw new Error(`npm pack wrote no tarball for ${alias}`);
+  return join(destination, tarball.filename);
 }
 
 async function installWithPeers(project: string, tarball: string): Promise<void> {

@@ -200,4 +200,13 @@ describe('sign-up limit: 5 per hour per IP', () => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(3000);
     expect((await signup('10.4.0.2')).statusCode).toBe(201);
   });
+
+  it('counts in Redis under a key that names the limit and the address', async () => {
+    expect((await signup('10.4.0.3')).statusCode).toBe(201);
+    // ioredis does not put its key prefix on KEYS patterns.
+    const { keyPrefix } = app.redis.current;
+    const keys = await app.current.redis!.keys(`${keyPrefix}rate-limit:*`);
+    expect(keys).toContain(`${keyPrefix}rate-limit:signup:10.4.0.3`);
+    expect(keys.filter((key) => key.includes('undefined'))).toEqual([]);
+  });
 });
