@@ -34,6 +34,14 @@ describe('loadEnv', () => {
     expect(loadEnv({ DATABASE_URL, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
   });
 
+  it('sheds on event-loop delay and heap by default, not on event-loop utilisation (decision FS1)', () => {
+    const env = loadEnv({ DATABASE_URL });
+    expect([env.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, env.OVERLOAD_MAX_EVENT_LOOP_UTILIZATION]).toEqual([1000, 0]);
+    expect(
+      loadEnv({ DATABASE_URL, OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: '0.99' }).OVERLOAD_MAX_EVENT_LOOP_UTILIZATION,
+    ).toBe(0.99);
+  });
+
   it('takes CORS origins as exact origins only', () => {
     expect(
       loadEnv({ DATABASE_URL, CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).CORS_ORIGINS,

@@ -22,6 +22,7 @@ import {
   storePushGroup,
 } from '@nestegg/membership';
 import { z } from 'zod';
+import { defaultPasswordHashConcurrency } from './modules/auth/hash-concurrency.js';
 
 /** `TRUST_PROXY`: `false` (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
 const trustProxy = z
@@ -93,14 +94,16 @@ const shape = {
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(72_000),
   HTTP_CONNECTION_TIMEOUT_MS: milliseconds(120_000),
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: milliseconds(1000),
-  OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0.98),
+  /** Off by default (decision FS1): a busy loop that still answers in time is not overload. */
+  OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
   OVERLOAD_MAX_HEAP_USED_BYTES: z.coerce.number().int().min(0).default(0),
 
   REDIS_URL: redisUrl.optional(),
   REDIS_KEY_PREFIX: z.string().default('nestegg:'),
 
   SESSION_TTL_HOURS: positiveInt(24, 24 * 30),
-  PASSWORD_HASH_CONCURRENCY: positiveInt(4, 64),
+  /** Default: a core fewer than the machine has, a libuv pool thread fewer than libuv's (decision FS1). */
+  PASSWORD_HASH_CONCURRENCY: positiveInt(defaultPasswordHashConcurrency(), 64),
   PASSWORD_HASH_MAX_QUEUED: z.coerce.number().int().min(0).max(10_000).default(32),
   PASSWORD_HASH_MAX_WAIT_MS: milliseconds(2000),
   APP_TIMEZONE: timeZone(),

@@ -9,12 +9,17 @@ import { baselineSecurityHeaders } from '../lib/security-headers.js';
 
 const CORS_MAX_AGE_SECONDS = 600;
 
-/** Load shedding when the event loop or the heap is saturated: 503 OVERLOADED with Retry-After. */
+/**
+ * Load shedding on signals that mean users wait (decision FS1): the event loop's mean delay over the last
+ * second, and a heap near its limit → 503 OVERLOADED with Retry-After. Event-loop utilisation is off by
+ * default: a burst of password hashes keeps the loop busy while it still answers in milliseconds, and
+ * shedding on it refused every read. Password hashing sheds its own waiters (the hash queue's bounds).
+ */
 async function registerShedding(app: FastifyInstance, env: Env): Promise<void> {
   await app.register(underPressure, {
     maxEventLoopDelay: env.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
+    // 0 (the default) turns it off; when set, utilisation over the last sample, not since start.
     maxEventLoopUtilization: env.OVERLOAD_MAX_EVENT_LOOP_UTILIZATION,
-    // Utilization over the last sample, not since start: start-up work is not overload.
     eventLoopUtilizationMode: 'interval',
     maxHeapUsedBytes: env.OVERLOAD_MAX_HEAP_USED_BYTES || Math.floor(getHeapStatistics().heap_size_limit * 0.9),
     retryAfter: 5,

@@ -1,6 +1,7 @@
 import argon2 from 'argon2';
 import bcrypt from 'bcryptjs';
 import { OverloadedError } from '../../lib/errors.js';
+import { defaultPasswordHashConcurrency } from './hash-concurrency.js';
 
 /** OWASP's recommended argon2id settings: 19 MiB of memory, 2 iterations, 1 lane. */
 export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -14,7 +15,10 @@ export interface PasswordCheck {
 }
 
 export interface PasswordHasherOptions {
-  /** Hashes computed at once (libuv runs 4 by default; more only queue there instead of here). */
+  /**
+   * Hashes computed at once. Each takes a libuv pool thread and a core for its whole length; by default
+   * one core fewer than the machine has, and one pool thread fewer than libuv's (decision FS1).
+   */
   concurrency: number;
   /** Waiting hashes beyond which new ones are shed at once. */
   maxQueued: number;
@@ -22,8 +26,26 @@ export interface PasswordHasherOptions {
   maxWaitMs: number;
 }
 
-/** Decision M20: 4 at a time, at most 32 waiting, none waiting longer than 2 seconds (PASSWORD_HASH_* settings). */
-export const DEFAULT_HASHER_OPTIONS: PasswordHasherOptions = { concurrency: 4, maxQueued: 32, maxWaitMs: 2000 };
+/**
+ * Decisions M20 and FS1: as many at a time as the cores allow (leaving one for the event loop), at most 32
+ * waiting, none waiting longer than 2 seconds (PASSWORD_HASH_* settings).
+ */
+export const DEFAULT_HASHER_OPTIONS: PasswordHasherOptions = {
+  concurrency: defaultPasswordHashConcurrency(),
+  maxQueued: 32,
+  maxWaitMs: 2000,
+};
+
+/** The detail of a 503 from the hash queue, so it reads apart from the edge's load shedding. */
+export const PASSWORD_QUEUE_FULL = 'Too many passwords are being checked right now. Try again in a few seconds.';
+
+/** The hash queue is full or a hash waited past its bound: 503 OVERLOADED with Retry-After, like the edge's. */
+export class PasswordQueueFullError extends OverloadedError {
+  constructor() {
+    super();
+    this.message = PASSWORD_QUEUE_FULL;
+  }
+}
 
 /**
  * argon2id hashing and verification behind a bounded queue: a flood of logins cannot build an unbounded
@@ -75,7 +97,7 @@ export class PasswordHasher {
       this.running += 1;
       return Promise.resolve();
     }
-    if (this.waiting.length >= this.options.maxQueued) return Promise.reject(new OverloadedError());
+    if (this.waiting.length >= this.options.maxQueued) return Promise.reject(new PasswordQueueFullError());
     return new Promise((resolve, reject) => {
       const entry = {
         start: () => {
@@ -85,7 +107,7 @@ export class PasswordHasher {
         },
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(entry), 1);
-          reject(new OverloadedError());
+          reject(new PasswordQueueFullError());
         }, this.options.maxWaitMs),
       };
       this.waiting.push(entry);
