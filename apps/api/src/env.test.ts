@@ -34,7 +34,7 @@ describe('loadEnv', () => {
     expect(loadEnv({ DATABASE_URL, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
   });
 
-  it('sheds on event-loop delay and heap by default, not on event-loop utilisation (decision FS1)', () => {
+  it('sheds on event-loop delay and heap by default, not on event-loop utilisation (decision FS2)', () => {
     const env = loadEnv({ DATABASE_URL });
     expect([env.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, env.OVERLOAD_MAX_EVENT_LOOP_UTILIZATION]).toEqual([1000, 0]);
     expect(

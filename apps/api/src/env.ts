@@ -94,7 +94,7 @@ const shape = {
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(72_000),
   HTTP_CONNECTION_TIMEOUT_MS: milliseconds(120_000),
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: milliseconds(1000),
-  /** Off by default (decision FS1): a busy loop that still answers in time is not overload. */
+  /** Off by default (decision FS2): a busy loop that still answers in time is not overload. */
   OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
   OVERLOAD_MAX_HEAP_USED_BYTES: z.coerce.number().int().min(0).default(0),
 

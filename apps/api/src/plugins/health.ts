@@ -6,7 +6,7 @@ import { sendProblem } from './error-handler.js';
 export type DependencyState = 'ok' | 'down' | 'not configured';
 
 /**
- * Decision FS1: readiness is "can serve". `ready`: every configured dependency answers. `degraded`: the
+ * Decision FS3: readiness is "can serve". `ready`: every configured dependency answers. `degraded`: the
  * instance serves every request, through a fallback for the dependencies in `degraded` (Redis down →
  * sessions from their PostgreSQL backup, attempt counters let requests pass). `not ready`: a dependency
  * without a fallback (the database) is down.

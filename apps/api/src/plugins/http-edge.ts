@@ -10,7 +10,7 @@ import { baselineSecurityHeaders } from '../lib/security-headers.js';
 const CORS_MAX_AGE_SECONDS = 600;
 
 /**
- * Load shedding on signals that mean users wait (decision FS1): the event loop's mean delay over the last
+ * Load shedding on signals that mean users wait (decision FS2): the event loop's mean delay over the last
  * second, and a heap near its limit → 503 OVERLOADED with Retry-After. Event-loop utilisation is off by
  * default: a burst of password hashes keeps the loop busy while it still answers in milliseconds, and
  * shedding on it refused every read. Password hashing sheds its own waiters (the hash queue's bounds).
