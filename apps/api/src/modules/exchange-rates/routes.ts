@@ -1,31 +1,39 @@
-import { contract, RECEIPT_MAX_BYTES } from '@nestegg/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { contract } from '@nestegg/contract';
+import type { FastifyInstance } from 'fastify';
 import { registerContractRouter } from '../../lib/contract-router.js';
-import { sessionOf } from '../../lib/session.js';
-import { readSingleFile, uploadedBytes } from '../../plugins/multipart.js';
+import { type FieldIssue, ValidationFailedError } from '../../lib/errors.js';
 
-/** Receipt text recognition (`POST /api/account/ocr/receipt`); premium (the contract's metadata guards it). */
-export default async function receiptsModule(app: FastifyInstance): Promise<void> {
-  const { receipts } = app.services;
-  registerContractRouter(app, contract.ledger.receipts, {
-    recognize: {
-      hooks: {
-        // After the guard (an app-level hook), so the limit is per member and FREE members never count.
-        onRequest: app.rateLimit({
-          max: app.env.OCR_RATE_LIMIT_PER_MINUTE,
-          timeWindow: '1 minute',
-          keyGenerator: (request) => `receipt:${request.session?.memberId ?? request.ip}`,
-        }),
-        // The contract's body check then sees the file. The upload is read and checked even when recognition
-        // is not set up: input is judged before configuration (decision FI4).
-        preValidation: async (request: FastifyRequest) => {
-          request.body = { file: await readSingleFile(request, { field: 'file', maxBytes: RECEIPT_MAX_BYTES }) };
-        },
-      },
-      handler: async ({ body, request }) => ({
-        status: 200,
-        body: { text: await receipts.recognize(sessionOf(request).memberId, uploadedBytes(body.file)) },
-      }),
+/**
+ * The currency codes a rate can be asked for: ICU's ISO 4217 list, the ISO precious-metal codes ICU leaves
+ * out, and the codes rate providers quote that ISO does not list (local pounds and dollars pegged to another
+ * currency, offshore yuan). A code outside it is refused as input (400) before the provider is needed, so it
+ * answers the same configured or not (decision FI4).
+ */
+const KNOWN_CURRENCIES: ReadonlySet<string> = new Set([
+  ...Intl.supportedValuesOf('currency'),
+  'XAG',
+  'XAU',
+  'XPD',
+  'XPT',
+  'CNH',
+  'FOK',
+  'GGP',
+  'IMP',
+  'JEP',
+  'KID',
+  'TVD',
+]);
+
+/** Exchange rates (`/api/fx/rate`): cached per currency pair and day, 404 for an unknown currency, 503 when unavailable. */
+export default async function exchangeRatesModule(app: FastifyInstance): Promise<void> {
+  const { exchangeRates } = app.services;
+  registerContractRouter(app, contract.ledger.fx, {
+    rate: async ({ query }) => {
+      const issues: FieldIssue[] = (['from', 'to'] as const)
+        .filter((field) => !KNOWN_CURRENCIES.has(query[field]))
+        .map((field) => ({ path: `query.${field}`, message: 'not a currency code (ISO 4217)' }));
+      if (issues.length > 0) throw new ValidationFailedError(issues);
+      return { status: 200, body: await exchangeRates.rateFor(query.from, query.to, query.date) };
     },
   });
 }
