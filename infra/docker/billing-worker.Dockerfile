@@ -36,6 +36,8 @@ COPY packages/openapi/package.json packages/openapi/
 COPY packages/testing/package.json packages/testing/
 COPY infra/local/package.json infra/local/
 COPY bench/package.json bench/
+# pnpm applies patches/ (package.json pnpm.patchedDependencies) while installing; the lockfile records their hashes.
+COPY patches/ patches/
 RUN --mount=type=cache,id=nestegg-pnpm-store,target=/root/.local/share/pnpm/store \
     pnpm install --frozen-lockfile
 
