@@ -1,5 +1,5 @@
 import { errorResponses, IdempotencyHeadersSchema, meta, routerOptions } from '@nestegg/contract';
-import { accountEntry, idempotencyKey } from '@nestegg/db';
+import { accountEntry, idempotencyKey, pointHistory, post } from '@nestegg/db';
 import { initContract } from '@ts-rest/core';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -156,6 +156,33 @@ describe('Idempotency-Key: the outcome of a request is knowable once its writes 
     expect(later.json()).toMatchObject({ code: 'IDEMPOTENCY_OUTCOME_UNKNOWN' });
     expect(later.headers['retry-after']).toBeUndefined();
     expect(await entriesWithMemo(key)).toBe(1);
+  });
+
+  it('the same for a board post: one post and one writing award, however often it is retried', async () => {
+    const key = 'killed-post-0001';
+    const write = () =>
+      app.current.inject({
+        method: 'POST',
+        url: '/api/board/posts',
+        headers: { ...member.headers, 'idempotency-key': key },
+        payload: { category: 'community', title: 'Hello', body: key },
+      });
+    const count = async () => ({
+      posts: (
+        await app.current.db
+          .select()
+          .from(post)
+          .where(and(eq(post.memberId, member.id), eq(post.body, key)))
+      ).length,
+      awards: (await app.current.db.select().from(pointHistory).where(eq(pointHistory.memberId, member.id))).length,
+    });
+    killTheConnectionBeforeCompletion();
+    expect((await write()).statusCode).toBeGreaterThanOrEqual(500);
+    const after = await count();
+    expect(after.posts).toBe(1);
+    clock.offsetMs = PAST_THE_TAKEOVER_WINDOW_MS;
+    expect((await write()).json()).toMatchObject({ status: 409, code: 'IDEMPOTENCY_OUTCOME_UNKNOWN' });
+    expect(await count()).toEqual(after);
   });
 
   it('parallel retries after a lost completion, past the takeover window, record nothing more', async () => {
