@@ -227,7 +227,11 @@ async function waitUntilReady(urls) {
     }
     if (pending.size > 0) await new Promise((resolveTimer) => setTimeout(resolveTimer, 250));
   }
-  return pending.size === 0 && !stopping;
+  if (pending.size > 0 || stopping) return false;
+  // The apps' last start-up lines (pino-pretty writes from a worker thread, and the api logs the /readyz
+  // request itself) land a moment after they answer: let them, so the address is the bottom line.
+  await new Promise((resolveTimer) => setTimeout(resolveTimer, 1000));
+  return !stopping;
 }
 
 /** Where to reach a server bound to `host` from this machine. */
