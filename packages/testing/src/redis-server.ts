@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './ports.js';
 
 /** A Redis server of the test's own, which the test can pause (as if the network dropped it) and resume. */
 export interface OwnRedisServer {
@@ -7,18 +7,10 @@ export interface OwnRedisServer {
   /** SIGSTOP: connections stay open, commands time out, data is kept (the harshest outage for a cache). */
   pause(): void;
   resume(): void;
+  /** Shuts the server down: connections are refused until `start` (its data is gone: it keeps none). */
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
+  /** Starts a stopped server again on the same port. */
+  start(): Promise<void>;
 }
 
 async function waitForReady(process: ChildProcess): Promise<void> {
@@ -34,25 +26,34 @@ async function waitForReady(process: ChildProcess): Promise<void> {
   });
 }
 
+function spawnRedis(port: number): ChildProcess {
+  return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function terminate(server: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (server.exitCode !== null || server.signalCode !== null) return resolve();
+    server.kill('SIGCONT');
+    server.once('exit', () => resolve());
+    server.kill('SIGTERM');
+  });
+}
+
 export async function startOwnRedisServer(): Promise<OwnRedisServer> {
   const port = await freePort();
-  const server = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  let server = spawnRedis(port);
   await waitForReady(server);
   return {
     url: `redis://127.0.0.1:${port}`,
     pause: () => server.kill('SIGSTOP'),
     resume: () => server.kill('SIGCONT'),
-    stop: () =>
-      new Promise((resolve) => {
-        server.kill('SIGCONT');
-        server.once('exit', () => resolve());
-        server.kill('SIGTERM');
-      }),
+    stop: () => terminate(server),
+    start: async () => {
+      if (server.exitCode === null && server.signalCode === null) return;
+      server = spawnRedis(port);
+      await waitForReady(server);
+    },
   };
 }
