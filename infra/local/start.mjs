@@ -125,9 +125,14 @@ async function startEmbeddedPostgres() {
       if (chunk.includes('database system is ready to accept connections')) ready();
     });
     child.once('error', fail);
-    child.once('exit', (code) =>
-      fail(new Error(`embedded PostgreSQL exited (${code}) while starting:\n${recent.join('\n')}`)),
-    );
+    child.once('exit', (code) => {
+      // A launcher killed with SIGKILL leaves its PostgreSQL running (its own process group).
+      const stale = recent.join('\n').match(/Is another postmaster \(PID (\d+)\) running/);
+      const hint = stale
+        ? `\nit is left from an earlier launcher that did not stop: \`kill ${stale[1]}\` stops it`
+        : '';
+      fail(new Error(`embedded PostgreSQL exited (${code}) while starting:\n${recent.join('\n')}${hint}`));
+    });
   });
   // Created on every start when missing (a first start stopped right after initdb leaves none).
   const client = postgres.getPgClient('postgres', '127.0.0.1');
@@ -175,7 +180,7 @@ async function stop(exitCode = 0) {
   const running = apps.filter(({ child }) => alive(child));
   log(
     running.length > 0
-      ? `stopping ${running.map(({ name }) => name).join(' and ')}${embedded ? ', then the embedded PostgreSQL' : ''}`
+      ? `stopping ${running.map(({ name }) => name).join(' and ')}${embedded && alive(embedded.child) ? ', then the embedded PostgreSQL' : ''}`
       : 'stopping',
   );
   if (step) {
@@ -191,7 +196,7 @@ async function stop(exitCode = 0) {
       });
     }),
   );
-  if (embedded) {
+  if (embedded && alive(embedded.child)) {
     await embedded.stop();
     log('embedded PostgreSQL stopped');
   }
