@@ -68,6 +68,8 @@ const descriptions: { readonly [K in ProblemCode]: string } = {
   CURRENCY_NOT_FOUND: 'The exchange-rate provider has no rate for this currency',
   RESYNC_REQUIRED: 'The changes since this cursor are no longer kept: sync from scratch',
   DUPLICATE_BUDGET: 'The category already has a budget in this month: change that one',
+  AMOUNT_OUT_OF_RANGE:
+    "The write would take the caller's amounts (entries, wallet balances and values, budgets) past 9007199254740991 in sum, what a JSON number holds exactly: nothing was saved",
   HOLDING_QUANTITY_NEGATIVE: 'Replaying the trades in time order would sell more than is held at some point',
   RECEIPT_QUOTA_EXCEEDED: "The member used today's receipt recognitions: retry after `Retry-After` seconds",
   OWN_CONTENT: 'Members cannot vote on or report their own posts and comments',

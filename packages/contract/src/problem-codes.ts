@@ -83,6 +83,7 @@ const ledgerCodes = {
   INVALID_BACKUP: 400,
   UNKNOWN_BOARD_TAG: 400,
   DUPLICATE_SPAM_KEYWORD: 409,
+  AMOUNT_OUT_OF_RANGE: 400,
 } as const;
 
 /** Membership area: store purchases, subscription changes, store notifications. */

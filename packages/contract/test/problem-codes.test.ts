@@ -41,6 +41,7 @@ const sentByTheApi = [
   'DUPLICATE_CATEGORY_NAME',
   'INVALID_PARENT',
   'INVALID_REORDER',
+  'AMOUNT_OUT_OF_RANGE',
 ];
 
 const problem = { type: 'about:blank', title: 'Unauthorized', status: 401 };

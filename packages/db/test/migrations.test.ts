@@ -599,6 +599,66 @@ describe('migration wallet_loan_history', () => {
       rmSync(before, { recursive: true, force: true });
     }
   });
+
+  it('ledger volume: backfilled from existing rows, wider data still migrates and can shrink (FI2)', async () => {
+    const name = `${dbName}_volume`;
+    const url = new URL(testUrl);
+    url.pathname = `/${name}`;
+    const before = migrationsBefore('0018_ledger_volume');
+    await admin.unsafe(`create database "${name}"`);
+    const old = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    try {
+      await migrateDatabase(url.toString(), { migrationsFolder: before });
+      const [small] =
+        await old`insert into member (email, display_name) values ('small@example.com', 'small') returning id`;
+      const [wide] =
+        await old`insert into member (email, display_name) values ('wide@example.com', 'wide') returning id`;
+      await old`insert into account (member_id, name, type, opening_balance, current_value, loan_amount)
+                values (${small!.id}, 'Cash', 'CASH', -300, 20, null)`;
+      await old`insert into account_entry (member_id, type, amount, entry_date)
+                values (${small!.id}, 'EXPENSE', 1000, '2026-01-01'), (${small!.id}, 'INCOME', 50, '2026-01-02')`;
+      await old`insert into budget (member_id, category, year, month, amount) values (${small!.id}, 'Food', 2026, 1, 7)`;
+      await old`insert into budget_income (member_id, year, month, amount) values (${small!.id}, 2026, 1, 9)`;
+      await old`insert into budget_onetime (member_id, name, amount, start_date, end_date)
+                values (${small!.id}, 'Trip', 11, '2026-01-01', '2026-01-31')`;
+      // Wider than a JS number reads, as issue 17 found them: two entries whose sum and balance are past 2^53 − 1.
+      const [wallet] =
+        await old`insert into account (member_id, name, type) values (${wide!.id}, 'Big', 'BANK') returning id`;
+      await old`insert into account_entry (member_id, account_id, type, amount, entry_date)
+                values (${wide!.id}, ${wallet!.id}, 'INCOME', 9007199254740991, '2026-01-01'),
+                       (${wide!.id}, ${wallet!.id}, 'INCOME', 9007199254740991, '2026-01-02')`;
+
+      await migrateDatabase(url.toString());
+      const volumes = await old`select member_id, volume::text from ledger_volume order by member_id`;
+      expect(volumes.map((row) => [row.member_id, row.volume])).toEqual([
+        [small!.id, String(300 + 20 + 1000 + 50 + 7 + 9 + 11)],
+        [wide!.id, '18014398509481982'],
+      ]);
+      const [check] = await old`select convalidated from pg_constraint where conname = 'account_balance_safe'`;
+      expect(check!.convalidated).toBe(false);
+      // The wide member cannot grow, but can shrink back into range.
+      expect(
+        await sqlState(
+          old`insert into account_entry (member_id, type, amount, entry_date) values (${wide!.id}, 'EXPENSE', 1, '2026-01-03')`,
+        ),
+      ).toBe(CHECK);
+      await old`delete from account_entry where member_id = ${wide!.id} and entry_date = '2026-01-02'`;
+      const [after] =
+        await old`select volume::text, (select balance from account where member_id = ${wide!.id}) as balance
+                                  from ledger_volume where member_id = ${wide!.id}`;
+      expect([after!.volume, Number(after!.balance)]).toEqual(['9007199254740991', Number.MAX_SAFE_INTEGER]);
+      // A member without a volume row yet (nothing counted) gets one with the first amount.
+      const [fresh] =
+        await old`insert into member (email, display_name) values ('fresh@example.com', 'fresh') returning id`;
+      await old`insert into budget_income (member_id, year, month, amount) values (${fresh!.id}, 2026, 1, 5)`;
+      const [counted] = await old`select volume::text from ledger_volume where member_id = ${fresh!.id}`;
+      expect(counted!.volume).toBe('5');
+    } finally {
+      await old.end();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('types through the driver', () => {
@@ -606,9 +666,10 @@ describe('types through the driver', () => {
     const m = await newMember('types@example.com');
     const [a] = await handle.db
       .insert(account)
-      .values({ memberId: m.id, name: 'Wallet', type: 'CASH', openingBalance: 9_007_199_254_740_991 })
+      .values({ memberId: m.id, name: 'Wallet', type: 'CASH', openingBalance: 9_007_199_254_735_991 })
       .returning();
-    expect(a!.balance).toBe(Number.MAX_SAFE_INTEGER);
+    // The largest the member's amounts may add up to with the entry below (decision FI2).
+    expect(a!.balance).toBe(Number.MAX_SAFE_INTEGER - 5000);
     const [e] = await handle.db
       .insert(accountEntry)
       .values({ memberId: m.id, accountId: a!.id, type: 'EXPENSE', amount: 5000, entryDate: '2025-02-28' })

@@ -5,7 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodError } from 'zod';
 import { AppError, type FieldIssue } from '../lib/errors.js';
-import { isDataException } from '../lib/pg-error.js';
+import { AmountOutOfRangeError, isAmountOutOfRange, isDataException } from '../lib/pg-error.js';
 import { baselineSecurityHeaders } from '../lib/security-headers.js';
 
 interface Problem {
@@ -170,6 +170,11 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   if (isClientError(error)) {
     const status = error.statusCode as number;
     return sendProblem(request, reply, { status, code: codesByStatus[status] ?? 'BAD_REQUEST', detail: error.message });
+  }
+  // A write that would take the member's amounts past what a JSON number holds (decision FI2), from any route.
+  if (isAmountOutOfRange(error)) {
+    const refused = new AmountOutOfRangeError();
+    return sendProblem(request, reply, { status: refused.status, code: refused.code, detail: refused.message });
   }
   // A value PostgreSQL cannot store (NUL in text, an out-of-range number) that validation let through:
   // still the client's input, so a 400; logged so the validation gets fixed.

@@ -88,6 +88,15 @@ describe('posting recurring transactions', () => {
     expect(await balanceOf(walletId)).toBe(1_000_000 - 4 * 100_000);
   });
 
+  it('a member whose postings would add up past 2^53 − 1 gets none of them; the others are posted (FI2)', async () => {
+    const big = await setUp([{ type: 'INCOME', amount: Math.floor(Number.MAX_SAFE_INTEGER / 2) }]);
+    const fine = await setUp([{}]);
+    await postDueRecurrings(handle.db, '2026-11-22');
+    expect(await entriesOf(big.memberId)).toHaveLength(0);
+    expect((await recurringRow(big.ids[0]!)).lastRunOn).toBe('2026-11-05');
+    expect(await entriesOf(fine.memberId)).toHaveLength(3);
+  });
+
   it('catches up the occurrences missed while the worker was down', async () => {
     // Weekly on Mondays, last posted Monday 2 November; the worker comes back on Monday 23 November.
     const { memberId } = await setUp([

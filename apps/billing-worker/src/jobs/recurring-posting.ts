@@ -53,6 +53,8 @@ const arrayLiteral = (values: readonly (number | string)[]) => `{${values.join('
  * ON CONFLICT DO NOTHING posts each occurrence once, whatever runs at the same time or ran before a
  * crash. Plain inserts: the balance and change-log triggers fire as for any entry. Each recurring is
  * found by its key (member, id): the entry and its recurring are rows of one member (decision L5).
+ * A member whose postings would take their amounts past 2^53 − 1 (the ledger volume, decision FI2) gets none
+ * of this batch's: they are settled unposted, so one member cannot make every run fail on the volume check.
  */
 async function insertEntries(tx: DbOrTx, occurrences: Occurrence[]): Promise<number> {
   if (occurrences.length === 0) return 0;
@@ -62,9 +64,15 @@ async function insertEntries(tx: DbOrTx, occurrences: Occurrence[]): Promise<num
   const inserted = await tx.execute(sql`
     insert into account_entry
       (member_id, account_id, type, amount, entry_date, memo, category, pending, recurring_id, occurrence_date)
-    select r.member_id, r.account_id, r.type, r.amount, o.day, coalesce(r.memo, r.name), r.category, false, r.id, o.day
-      from unnest(${members}::int[], ${ids}::int[], ${days}::date[]) as o(member_id, recurring_id, day)
-      join recurring r on r.member_id = o.member_id and r.id = o.recurring_id
+    select p.member_id, p.account_id, p.type, p.amount, p.day, p.memo, p.category, false, p.id, p.day
+      from (
+        select r.member_id, r.account_id, r.type, r.amount, o.day, coalesce(r.memo, r.name) as memo, r.category, r.id,
+               sum(r.amount::numeric) over (partition by r.member_id) as batch_total
+          from unnest(${members}::int[], ${ids}::int[], ${days}::date[]) as o(member_id, recurring_id, day)
+          join recurring r on r.member_id = o.member_id and r.id = o.recurring_id
+      ) p
+     where p.batch_total + coalesce((select v.volume from ledger_volume v where v.member_id = p.member_id), 0)
+           <= 9007199254740991
     on conflict on constraint account_entry_member_occurrence_uq do nothing
     returning id`);
   return inserted.length;

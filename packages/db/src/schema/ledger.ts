@@ -92,6 +92,8 @@ export const account = pgTable(
     unique('account_member_name_uq').on(t.memberId, t.name),
     index('account_member_sort_idx').on(t.memberId, t.sortOrder),
     check('account_loan_months_positive', sql`${t.loanMonths} is null or ${t.loanMonths} > 0`),
+    // A JS number reads it exactly (decision FI2; added NOT VALID, validated when existing rows allow it).
+    check('account_balance_safe', sql`${t.balance} between -9007199254740991 and 9007199254740991`),
   ],
 );
 
@@ -580,3 +582,17 @@ export type MerchantCategory = typeof merchantCategory.$inferSelect;
 export type CardCancellation = typeof cardCancellation.$inferSelect;
 export type QuickEntry = typeof quickEntry.$inferSelect;
 export type NewQuickEntry = typeof quickEntry.$inferInsert;
+
+/**
+ * Per member, the sum of every amount the api ever adds up: entry amounts, wallets' opening balances, manual
+ * values and loan amounts (absolute), budget, expected-income and one-time budget amounts. Kept by statement
+ * triggers (migration 'ledger_volume'), which refuse a write that would take it past Number.MAX_SAFE_INTEGER
+ * (check_violation `ledger_volume_safe`), so any balance, total, spent or statistic stays a safe integer
+ * (decision FI2). `numeric`: rows older than the bound are summed without overflow.
+ */
+export const ledgerVolume = pgTable('ledger_volume', {
+  memberId: integer('member_id')
+    .primaryKey()
+    .references(() => member.id, { onDelete: 'cascade' }),
+  volume: numeric('volume').notNull().default('0'),
+});

@@ -4,7 +4,7 @@ import type { Database } from '@nestegg/db';
 import { localDate } from '@nestegg/domain';
 import type { Clock } from '../../infrastructure.js';
 import { AppError, OverloadedError } from '../../lib/errors.js';
-import { pgErrorCode } from '../../lib/pg-error.js';
+import { AmountOutOfRangeError, isAmountOutOfRange, pgErrorCode } from '../../lib/pg-error.js';
 import type { AccountNumberCipher } from '../wallets/account-numbers.js';
 import { BACKUP_TAIL, entryChunks, readHead } from './ledger-export.js';
 import {
@@ -70,6 +70,7 @@ function write(out: PassThrough, chunk: string): Promise<void> {
 
 /** A record the database refused while restoring (a CHECK, a unique key): the backup's fault, named by stage. */
 function refusedByDatabase(error: unknown, stage: RestoreStage | null): unknown {
+  if (isAmountOutOfRange(error)) return new AmountOutOfRangeError();
   if (pgErrorCode(error)?.startsWith('23') !== true) return error;
   return new AppError(400, 'INVALID_BACKUP', 'A record of the backup breaks a ledger rule; nothing was changed.', {
     errors: [{ path: `body.${stage ?? 'accounts'}`, message: 'a record here breaks a ledger rule' }],

@@ -2,7 +2,7 @@ import type { CreateOnetimeBudgetRequest, OnetimeBudget, UpdateOnetimeBudgetRequ
 import type { DbOrTx } from '@nestegg/db';
 import { type SQL, sql } from 'drizzle-orm';
 import { type AppError, NotFoundError, ValidationFailedError } from '../../lib/errors.js';
-import { pgErrorCode } from '../../lib/pg-error.js';
+import { AmountOutOfRangeError, isAmountOutOfRange, pgErrorCode } from '../../lib/pg-error.js';
 import { shareMemberCategories } from '../categories/categories.service.js';
 import { unknownExpenseCategory } from './monthly-budgets.js';
 import { isExpenseCategory, onetimeSpent } from './spent.js';
@@ -132,6 +132,7 @@ async function refuseEndBeforeStart<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
+    if (isAmountOutOfRange(error)) throw new AmountOutOfRangeError();
     if (pgErrorCode(error) === CHECK_VIOLATION) {
       throw new ValidationFailedError([{ path: 'body.endDate', message: 'before startDate' }]);
     }

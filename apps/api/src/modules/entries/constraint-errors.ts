@@ -1,5 +1,5 @@
 import { AppError, type FieldIssue, NotFoundError, ValidationFailedError } from '../../lib/errors.js';
-import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../lib/pg-error.js';
+import { AmountOutOfRangeError, FOREIGN_KEY_VIOLATION, isAmountOutOfRange, pgErrorCode } from '../../lib/pg-error.js';
 
 const CHECK_VIOLATION = '23514';
 
@@ -38,6 +38,7 @@ function constraintOf(error: unknown): string | undefined {
 export function translateConstraintError(error: unknown): unknown {
   const code = pgErrorCode(error);
   const constraint = constraintOf(error);
+  if (isAmountOutOfRange(error)) return new AmountOutOfRangeError();
   if (code === CHECK_VIOLATION) {
     const issue = constraint ? checkIssues[constraint] : undefined;
     return new ValidationFailedError([issue ?? { path: 'body', message: 'the entry would break a rule' }]);
