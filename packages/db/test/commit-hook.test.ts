@@ -32,7 +32,7 @@ beforeEach(async () => {
 /** A hook that logs, in the transaction it runs in, that transaction's id; or throws when told to. */
 function loggingHook(options: { fail?: boolean } = {}) {
   const hook = {
-    active: true,
+    active: true as boolean,
     calls: 0,
     async beforeCommit(tx: postgres.TransactionSql) {
       hook.calls += 1;
