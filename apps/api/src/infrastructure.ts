@@ -1,3 +1,4 @@
+import { databaseTimeoutOptions } from '@nestegg/config';
 import { createDb, type Database } from '@nestegg/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
@@ -56,7 +57,7 @@ export async function openInfrastructure(
   const database = createDb(env.DATABASE_URL, {
     max: options.poolSize ?? env.DATABASE_POOL_SIZE,
     applicationName: options.applicationName ?? 'nestegg-api',
-    connectTimeout: 5,
+    ...databaseTimeoutOptions(env),
   });
   if (!env.REDIS_URL)
     logger.warn('REDIS_URL is not set: sessions use their Postgres backup only, counters live in memory');

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
 import type { Env } from './env.js';
+import { loggableError, noteEscapedError } from './plugins/error-handler.js';
 
 export const SERVICE_NAME = 'api';
 
@@ -39,7 +40,24 @@ export class OneLinePerRequest extends LogController {
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
     };
-    if (error) request.log.error({ ...line, err: error }, 'request errored');
-    else request.log.info(line, 'request');
+    // Called after the answer went out, outside any error handling: a failing line must not become an
+    // unhandled rejection (decision FO2). An onResponse hook's error is logged without SQL parameters.
+    try {
+      if (error) request.log.error({ ...line, err: loggableError(error) }, 'request errored');
+      else request.log.info(line, 'request');
+    } catch {}
+  }
+
+  /**
+   * An error that escaped the error handler (an onSend hook failed while answering) reached Fastify's
+   * default handler: logged without SQL parameters, and noted so that the error handler's last-resort
+   * onSend hook answers problem+json for it (decision FO2).
+   */
+  override defaultErrorLog(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    noteEscapedError(request, error);
+    request.log.error(
+      { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, err: loggableError(error) },
+      'error escaped the error handler',
+    );
   }
 }

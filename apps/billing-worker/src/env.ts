@@ -1,6 +1,7 @@
 import {
   cronExpression,
   databaseEnvShape,
+  databaseTimeoutsEnvShape,
   loadEnvironment,
   loadEnvironmentOrExit,
   port,
@@ -15,6 +16,8 @@ import { z } from 'zod';
 const shape = {
   ...processEnvShape,
   ...databaseEnvShape(4),
+  /** Jobs may wait for a connection and run long statements; connecting is bounded (decision FO1). */
+  ...databaseTimeoutsEnvShape({ connectMs: 10_000, acquireMs: 0, statementMs: 0 }),
   /** Connections of the job engine's own pool (pg-boss), on top of DATABASE_POOL_SIZE. */
   JOBS_POOL_SIZE: positiveInt(4, 50),
   WORKER_HOST: z.string().default('0.0.0.0'),

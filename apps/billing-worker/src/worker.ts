@@ -1,3 +1,4 @@
+import { databaseTimeoutOptions } from '@nestegg/config';
 import { createDb, type Database } from '@nestegg/db';
 import { JOB_SCHEMA } from '@nestegg/db/migrate';
 import {
@@ -64,6 +65,7 @@ export async function startWorker(env: WorkerEnv, logger: Logger, options: Worke
   const database = createDb(env.DATABASE_URL, {
     max: env.DATABASE_POOL_SIZE,
     applicationName: 'nestegg-billing-worker',
+    ...databaseTimeoutOptions(env),
   });
   const boss = new PgBoss({
     connectionString: env.DATABASE_URL,

@@ -28,6 +28,8 @@ const descriptions: { readonly [K in ProblemCode]: string } = {
   SERVICE_UNAVAILABLE: 'A service the route needs is not available right now',
   OVERLOADED: 'The instance is shedding load: retry after `Retry-After` seconds',
   NOT_READY: 'Readiness check failed (`/readyz` only)',
+  DATABASE_UNAVAILABLE:
+    'The database cannot be reached or did not answer in time (a restart, a failover): retry after `Retry-After` seconds',
   EMAIL_TAKEN: 'An account with this e-mail exists: log in instead',
   SIGNUP_DISABLED: 'Sign-up is closed right now',
   ACCOUNT_SUSPENDED: 'The account is suspended',

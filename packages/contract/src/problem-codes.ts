@@ -25,6 +25,7 @@ const generalCodes = {
   SERVICE_UNAVAILABLE: 503,
   OVERLOADED: 503,
   NOT_READY: 503,
+  DATABASE_UNAVAILABLE: 503,
 } as const;
 
 /** Member area: sign-up, login, provider sign-in, password, profile. */

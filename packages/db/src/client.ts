@@ -1,5 +1,6 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { ConnectionGate, cappedBackoff, gatedClient, lifetimeBetween } from './availability';
 import { activeCommitHook, type CommitHook, mayWrite } from './commit-hook';
 import * as schema from './schema/index';
 
@@ -27,6 +28,20 @@ export interface CreateDbOptions {
   logQueries?: boolean;
   /** Prepared statements (default true; turn off behind a transaction-mode pooler). */
   prepare?: boolean;
+  /**
+   * Seconds a connection lives before it is replaced; each connection draws its own lifetime between this
+   * and twice this, so connections opened together are not replaced together (default: 30–60 min).
+   */
+  maxLifetime?: number;
+  /** Server-side `statement_timeout` of every connection, in ms (default: none). */
+  statementTimeoutMs?: number;
+  /**
+   * Longest wait for a pooled connection, in ms: a statement or transaction still waiting then fails with
+   * `DatabaseAcquireTimeoutError` without having run (default: none, the driver's unbounded queue).
+   */
+  acquireTimeoutMs?: number;
+  /** Cap of the reconnect backoff after failed connection attempts, in seconds (default: the driver's 20). */
+  reconnectBackoffMaxSeconds?: number;
 }
 
 export interface DbHandle {
@@ -119,9 +134,16 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     connect_timeout: options.connectTimeout ?? 10,
     prepare: options.prepare ?? true,
     onnotice: () => {},
-    ...(options.applicationName ? { connection: { application_name: options.applicationName } } : {}),
+    ...(options.maxLifetime ? { max_lifetime: lifetimeBetween(options.maxLifetime) } : {}),
+    ...(options.reconnectBackoffMaxSeconds ? { backoff: cappedBackoff(options.reconnectBackoffMaxSeconds) } : {}),
+    connection: {
+      ...(options.applicationName ? { application_name: options.applicationName } : {}),
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    },
   });
-  const db = drizzle(driverClient(sql, options.prepare ?? true, true), { schema, logger: options.logQueries ?? false });
+  const gate = options.acquireTimeoutMs ? new ConnectionGate(options.max ?? 10, options.acquireTimeoutMs) : null;
+  const client = driverClient(sql, options.prepare ?? true, true);
+  const db = drizzle(gate ? gatedClient(client, gate) : client, { schema, logger: options.logQueries ?? false });
   return {
     db,
     sql,

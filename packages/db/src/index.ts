@@ -1,3 +1,4 @@
+export { ConnectionGate, DatabaseAcquireTimeoutError, isDatabaseUnavailable } from './availability';
 export {
   type CreateDbOptions,
   createDb,

@@ -6,3 +6,4 @@ export * from './postgres.js';
 export * from './private-postgres.js';
 export * from './redis.js';
 export * from './redis-server.js';
+export * from './tcp-proxy.js';

@@ -78,6 +78,18 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+/** Seconds a client is told to wait while the database is away (a PostgreSQL restart takes a few; decision FO1). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** What any request answers while PostgreSQL cannot be reached or does not answer in time (decision FO1). */
+export class DatabaseUnavailableError extends AppError {
+  constructor() {
+    super(503, 'DATABASE_UNAVAILABLE', 'The database is not available right now. Try again in a few seconds.', {
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    });
+  }
+}
+
 /** What an overloaded instance answers: 503 OVERLOADED, retry shortly (another instance may take it). */
 export class OverloadedError extends AppError {
   constructor(retryAfterSeconds = 5) {

@@ -1,10 +1,11 @@
 import type { Socket } from 'node:net';
 import type { ProblemCode } from '@nestegg/contract';
+import { isDatabaseUnavailable } from '@nestegg/db';
 import { RequestValidationError } from '@ts-rest/fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodError } from 'zod';
-import { AppError, type FieldIssue } from '../lib/errors.js';
+import { AppError, DatabaseUnavailableError, type FieldIssue } from '../lib/errors.js';
 import { AmountOutOfRangeError, isAmountOutOfRange, isDataException } from '../lib/pg-error.js';
 import { baselineSecurityHeaders } from '../lib/security-headers.js';
 
@@ -34,6 +35,8 @@ const titles: Record<number, string> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
+
+const INTERNAL_DETAIL = 'Something went wrong on our side. The error has been logged.';
 
 const codesByStatus: Record<number, ProblemCode> = {
   400: 'BAD_REQUEST',
@@ -145,16 +148,28 @@ function handleFrameworkError(error: FastifyError, request: FastifyRequest, repl
   return false;
 }
 
+function sendAppError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
+  return sendProblem(request, reply, {
+    status: error.status,
+    code: error.code,
+    detail: error.message,
+    ...(error.extra.errors ? { errors: error.extra.errors } : {}),
+  });
+}
+
+/** An answer for an error, whatever it is: the typed error itself, or 503 while the database is away, else null. */
+function appErrorOf(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  return isDatabaseUnavailable(error) ? new DatabaseUnavailableError() : null;
+}
+
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof AppError) {
-    for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
-    return sendProblem(request, reply, {
-      status: error.status,
-      code: error.code,
-      detail: error.message,
-      ...(error.extra.errors ? { errors: error.extra.errors } : {}),
-    });
+  if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
+    request.log.warn({ err: loggableError(error), method: request.method, path: request.url }, 'database unavailable');
+    return sendAppError(request, reply, new DatabaseUnavailableError());
   }
+  if (error instanceof AppError) return sendAppError(request, reply, error);
   if (error instanceof RequestValidationError) {
     return sendProblem(request, reply, {
       status: 400,
@@ -193,11 +208,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
     { err: loggableError(error), method: request.method, path: request.url },
     `unhandled error on ${request.method} ${request.url}`,
   );
-  return sendProblem(request, reply, {
-    status: 500,
-    code: 'INTERNAL_ERROR',
-    detail: 'Something went wrong on our side. The error has been logged.',
-  });
+  return sendProblem(request, reply, { status: 500, code: 'INTERNAL_ERROR', detail: INTERNAL_DETAIL });
 }
 
 /**
@@ -231,9 +242,113 @@ export function handleClientError(error: NodeJS.ErrnoException, socket: Socket):
   );
 }
 
+/** The problem for an error raised after the answer was chosen (an onSend hook): typed, 503 for the database, else 500. */
+function lateProblem(error: unknown): { problem: Problem; headers: Record<string, string> } {
+  const typed = appErrorOf(error);
+  const status = typed?.status ?? 500;
+  return {
+    problem: problemBody(status, typed?.code ?? 'INTERNAL_ERROR', typed?.message ?? INTERNAL_DETAIL),
+    headers: typed?.extra.headers ?? {},
+  };
+}
+
+/**
+ * For an onSend hook whose own work failed (storing an idempotent answer, say): logs the error without its
+ * parameters and returns the payload to send instead, a problem+json body without internal text, with the
+ * reply's status and headers set to match. An onSend hook that throws would instead reach Fastify's
+ * default error handler, which answers `application/json` with the error's message (SQL and its
+ * parameters included).
+ */
+export function problemInsteadOf(error: unknown, request: FastifyRequest, reply: FastifyReply): string {
+  request.log.error(
+    { err: loggableError(error), method: request.method, path: request.url },
+    `${request.method} ${request.url}: failed while answering`,
+  );
+  const { problem, headers } = lateProblem(error);
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+  for (const [name, value] of Object.entries(baselineSecurityHeaders)) {
+    if (!reply.hasHeader(name)) reply.header(name, value);
+  }
+  reply.code(problem.status).type('application/problem+json');
+  return JSON.stringify({ ...problem, instance: request.url.split('?')[0] });
+}
+
+const escapedErrors = new WeakMap<FastifyRequest, unknown>();
+
+/** Called by the log controller when an error reached Fastify's default error handler (see `escapedErrorGuard`). */
+export function noteEscapedError(request: FastifyRequest, error: unknown): void {
+  escapedErrors.set(request, error);
+}
+
+/** The body Fastify's default and fallback error handlers send: `{ statusCode, code?, error, message }`. */
+function isFrameworkErrorBody(payload: unknown): boolean {
+  if (typeof payload !== 'string' || !payload.startsWith('{')) return false;
+  try {
+    const body = JSON.parse(payload) as Record<string, unknown>;
+    return (
+      typeof body.statusCode === 'number' &&
+      typeof body.message === 'string' &&
+      Object.keys(body).every((key) => ['statusCode', 'code', 'error', 'message'].includes(key))
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The last line of defence: when an error escapes the error handler (an onSend hook or the handler itself
+ * failed while answering), Fastify answers with its own JSON error body, message included. This onSend
+ * hook, which runs again for that body, replaces it with a problem+json answer without internal text.
+ */
+async function escapedErrorGuard(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (reply.statusCode < 400 || !isFrameworkErrorBody(payload)) return payload;
+  const error = escapedErrors.get(request) ?? new Error('an error escaped the error handler');
+  escapedErrors.delete(request);
+  const status = reply.statusCode;
+  let problem: string;
+  if (!appErrorOf(error) && status < 500) {
+    reply.type('application/problem+json');
+    problem = JSON.stringify(
+      problemBody(status, codesByStatus[status] ?? 'BAD_REQUEST', titles[status] ?? 'Error', request.url.split('?')[0]),
+    );
+  } else {
+    problem = problemInsteadOf(error, request, reply);
+  }
+  sendProblemIfFailingAgain(reply, problem);
+  return problem;
+}
+
+/**
+ * A hook that failed once usually fails again on this second pass (the database is still away). Fastify
+ * then writes its JSON error body straight to the socket, without hooks; this swaps that body (and its
+ * type and length) for `problem` on the way out. Armed only once an error has escaped, for this reply.
+ */
+function sendProblemIfFailingAgain(reply: FastifyReply, problem: string): void {
+  const raw = reply.raw;
+  const writeHead = raw.writeHead.bind(raw) as (...args: unknown[]) => typeof raw;
+  const end = raw.end.bind(raw) as (...args: unknown[]) => typeof raw;
+  let swap = false;
+  raw.writeHead = ((status: number, ...rest: unknown[]) => {
+    const headers = rest.find((part) => typeof part === 'object' && part !== null) as
+      | Record<string, string | number>
+      | undefined;
+    if (headers && status >= 400) {
+      swap = true;
+      headers['content-type'] = 'application/problem+json';
+      headers['content-length'] = String(Buffer.byteLength(problem));
+    }
+    return writeHead(status, ...rest);
+  }) as typeof raw.writeHead;
+  raw.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    const body = Buffer.isBuffer(chunk) ? chunk.toString() : chunk;
+    return end(swap && (body === problem || isFrameworkErrorBody(body)) ? problem : chunk, ...rest);
+  }) as typeof raw.end;
+}
+
 export default fp(
   async (app) => {
     app.setErrorHandler(handleError);
+    app.addHook('onSend', escapedErrorGuard);
     app.setNotFoundHandler((request, reply) =>
       sendProblem(request, reply, {
         status: 404,

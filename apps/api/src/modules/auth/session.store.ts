@@ -3,6 +3,7 @@ import {
   authSession,
   type Database,
   type DbOrTx,
+  isDatabaseUnavailable,
   type Member,
   type MemberPlan,
   type MemberRole,
@@ -428,7 +429,9 @@ export class SessionStore {
       this.cacheTrusted = this.redis !== null && this.redis.status === 'ready' && epoch === this.distrustEpoch;
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'pending session cache invalidations not drained yet');
-      this.distrustCache();
+      // While PostgreSQL is away no session can change (changes commit there), so cached copies stay
+      // trusted and requests that need no database keep working (decision FO3).
+      if (!isDatabaseUnavailable(error)) this.distrustCache();
     }
   }
 
@@ -493,7 +496,14 @@ export class SessionStore {
 
   /** The backup slides; the cached copy follows it, or the session ends when its backup row is gone. */
   private async slideCachedSession(session: ActiveSession): Promise<ActiveSession | null> {
-    const expiresAt = await this.slideBackup(session.tokenHash, session.rememberMe);
+    let expiresAt: Date | null;
+    try {
+      expiresAt = await this.slideBackup(session.tokenHash, session.rememberMe);
+    } catch (error) {
+      // PostgreSQL away: the cached copy still answers; the backup slides at a later request (decision FO3).
+      if (isDatabaseUnavailable(error)) return session;
+      throw error;
+    }
     if (!expiresAt) {
       await this.forgetCached([session.tokenHash]);
       return null;

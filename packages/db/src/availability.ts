@@ -1,0 +1,183 @@
+/**
+ * Telling "the database is away" apart from every other failure, and bounding how long a caller waits for
+ * a connection. postgres.js has connect, idle and lifetime timeouts but no bound on the wait for a pooled
+ * connection, and while PostgreSQL restarts its reconnect backoff grows to 10–20 s: requests queued behind
+ * it waited that long, then failed as 500s.
+ */
+
+/** Thrown when no pooled connection became free within the acquire timeout. */
+export class DatabaseAcquireTimeoutError extends Error {
+  readonly code = 'CONNECTION_ACQUIRE_TIMEOUT';
+  constructor(timeoutMs: number) {
+    super(`no database connection became free within ${timeoutMs} ms`);
+    this.name = 'DatabaseAcquireTimeoutError';
+  }
+}
+
+/**
+ * Codes meaning the server cannot be reached or is going away, not that the statement was wrong: socket
+ * errors, postgres.js's own connection codes, SQLSTATE class 08 (connection exception), 57P01 admin
+ * shutdown, 57P02 crash shutdown, 57P03 cannot connect now (starting up or shutting down), 53300 too many
+ * connections, and 57014 query canceled (the statement timeout: the database did not answer in time).
+ */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_ACQUIRE_TIMEOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
+]);
+
+/** True when `error` (or an error it wraps, as drizzle's "Failed query" wraps the driver's) says the database is away. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    const errors = (current as { errors?: unknown }).errors;
+    // Node's AggregateError when every address of a host refused (IPv4 and IPv6 of localhost).
+    if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+interface Waiter {
+  grant(): void;
+}
+
+/**
+ * At most `permits` operations (statements outside transactions, transactions) hold a connection at once;
+ * the others wait in order, each at most `timeoutMs`, then fail with `DatabaseAcquireTimeoutError`. A waiter
+ * that gave up never reaches the driver, so nothing it asked for runs later. With permits equal to the pool
+ * size, an operation that holds a permit finds a connection open or free to open.
+ */
+export class ConnectionGate {
+  private inUse = 0;
+  private readonly waiting: Waiter[] = [];
+
+  constructor(
+    private readonly permits: number,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async run<T>(operation: () => PromiseLike<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await operation();
+    } finally {
+      this.release();
+    }
+  }
+
+  private acquire(): Promise<void> {
+    if (this.inUse < this.permits && this.waiting.length === 0) {
+      this.inUse++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        grant: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        const index = this.waiting.indexOf(waiter);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(new DatabaseAcquireTimeoutError(this.timeoutMs));
+      }, this.timeoutMs);
+      this.waiting.push(waiter);
+    });
+  }
+
+  /** Hands the permit to the first waiter, if any (the count stays), else returns it. */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next.grant();
+    else this.inUse--;
+  }
+}
+
+/**
+ * The driver's reconnect backoff (0.5–1 × 3^retries / 100 s) capped at `maxSeconds` instead of 20 s, so a
+ * query arriving after PostgreSQL is back waits at most that long before the driver tries to connect again.
+ */
+export function cappedBackoff(maxSeconds: number): (retries: number) => number {
+  return (retries) => (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, maxSeconds);
+}
+
+interface PendingQuery extends PromiseLike<unknown> {
+  values(): PromiseLike<unknown>;
+}
+
+/** A statement that asks the driver for its query only once it holds a permit (awaited once, as drizzle does). */
+function gatedQuery(gate: ConnectionGate, create: () => PendingQuery) {
+  let values = false;
+  let running: Promise<unknown> | null = null;
+  const run = () => {
+    running ??= gate.run(() => (values ? create().values() : create()));
+    return running;
+  };
+  const pending = {
+    values() {
+      values = true;
+      return pending;
+    },
+    // biome-ignore lint/suspicious/noThenProperty: a lazy thenable stands in for the driver's lazy query.
+    then<A = unknown, B = never>(
+      onFulfilled?: ((value: unknown) => A | PromiseLike<A>) | null,
+      onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+    ) {
+      return run().then(onFulfilled, onRejected);
+    },
+    catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null) {
+      return run().catch(onRejected);
+    },
+  };
+  return pending;
+}
+
+/**
+ * The root client drizzle is given, with each statement outside a transaction (`unsafe`) and each
+ * transaction (`begin`) first taking a permit of `gate`. Statements inside a transaction run on its
+ * connection and take none.
+ */
+export function gatedClient<T extends object>(client: T, gate: ConnectionGate): T {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      if (property === 'unsafe') {
+        return (...args: unknown[]) => gatedQuery(gate, () => value.apply(target, args) as PendingQuery);
+      }
+      if (property === 'begin') return (...args: unknown[]) => gate.run(() => value.apply(target, args));
+      return value.bind(target);
+    },
+  });
+}
+
+/**
+ * `max_lifetime` as a function, as the driver's own default is: postgres.js draws it anew for each
+ * connection, here between `seconds` and twice that, so connections opened together (after an outage)
+ * are not all replaced together. (Its types say number only.)
+ */
+export function lifetimeBetween(seconds: number): number {
+  return (() => seconds * (1 + Math.random())) as unknown as number;
+}
