@@ -3,7 +3,6 @@ import type { AppRoute } from '@ts-rest/core';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type HeldKey, type IdempotencyScope, IdempotencyStore, requestHashOf } from '../lib/idempotency-store.js';
-import { problemInsteadOf } from './error-handler.js';
 
 /** A claimed key, and the hook that ties every write of the handler to it (decision FO20). */
 interface IdempotentRequest {
@@ -69,22 +68,27 @@ export default fp(
         done();
         return;
       }
-      store.claim(scope).then((claim) => {
-        if (claim.kind === 'claimed') {
-          const held = claim.held;
-          const hook = {
-            active: true,
-            beforeCommit: (tx: Parameters<CommitHook['beforeCommit']>[0]) => store.markCommitted(held, tx),
-          };
-          request.idempotency = { held, hook };
-          runWithCommitHook(hook, () => done());
-          return;
-        }
-        const type = claim.status >= 400 ? 'application/problem+json' : 'application/json';
-        reply.header('idempotent-replayed', 'true').code(claim.status);
-        if (claim.body === null) reply.send();
-        else reply.type(type).send(JSON.stringify(claim.body));
-      }, done);
+      store
+        .claim(scope)
+        .then((claim) => {
+          if (claim.kind === 'claimed') {
+            const held = claim.held;
+            const hook = {
+              active: true,
+              beforeCommit: (tx: Parameters<CommitHook['beforeCommit']>[0]) => store.markCommitted(held, tx),
+            };
+            request.idempotency = { held, hook };
+            runWithCommitHook(hook, () => done());
+            return;
+          }
+          const type = claim.status >= 400 ? 'application/problem+json' : 'application/json';
+          reply.header('idempotent-replayed', 'true').code(claim.status);
+          if (claim.body === null) reply.send();
+          else reply.type(type).send(JSON.stringify(claim.body));
+        }, done)
+        // Fastify catches what the handler throws; this only keeps anything else from becoming an
+        // unhandled rejection (which would stop the process).
+        .catch((error: unknown) => request.log.error({ err: error }, 'idempotency: the request could not go on'));
     });
 
     app.addHook('onSend', async (request, reply, payload) => {
@@ -93,13 +97,8 @@ export default fp(
       request.idempotency = null;
       // The handler is over: what runs after it (in this async context) is not tied to the key.
       idempotent.hook.active = false;
-      try {
-        if (reply.statusCode >= 500) await store.release(idempotent.held);
-        else await store.complete(idempotent.held, reply.statusCode, storedBody(payload));
-      } catch (error) {
-        // Storing the outcome failed (the database went away): still a problem+json answer (decision FO2).
-        return problemInsteadOf(error, request, reply);
-      }
+      if (reply.statusCode >= 500) await store.release(idempotent.held);
+      else await store.complete(idempotent.held, reply.statusCode, storedBody(payload));
       return payload;
     });
   },
