@@ -3,6 +3,7 @@ import type { AppRoute } from '@ts-rest/core';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type HeldKey, type IdempotencyScope, IdempotencyStore, requestHashOf } from '../lib/idempotency-store.js';
+import { problemInsteadOf } from './error-handler.js';
 
 /** A claimed key, and the hook that ties every write of the handler to it (decision FO20). */
 interface IdempotentRequest {
@@ -97,8 +98,13 @@ export default fp(
       request.idempotency = null;
       // The handler is over: what runs after it (in this async context) is not tied to the key.
       idempotent.hook.active = false;
-      if (reply.statusCode >= 500) await store.release(idempotent.held);
-      else await store.complete(idempotent.held, reply.statusCode, storedBody(payload));
+      try {
+        if (reply.statusCode >= 500) await store.release(idempotent.held);
+        else await store.complete(idempotent.held, reply.statusCode, storedBody(payload));
+      } catch (error) {
+        // Storing the outcome failed (the database went away): still a problem+json answer (decision FO2).
+        return problemInsteadOf(error, request, reply);
+      }
       return payload;
     });
   },
