@@ -15,6 +15,7 @@ import {
   requireWholeGroups,
   timeZone,
 } from '@nestegg/config';
+import { REPORT_COUNTING_MIN_ACCOUNT_AGE_DAYS } from '@nestegg/contract';
 import {
   billingEnvShape,
   refuseTestModeInProduction,
@@ -153,6 +154,8 @@ const shape = {
     .min(8 * 1024 * 1024)
     .default(100 * 1024 * 1024),
   BOARD_IMAGE_RATE_LIMIT_PER_MINUTE: positiveInt(10, 10_000),
+  /** A report counts toward the automatic block only from accounts this many days old; 0: every report counts (BD28). */
+  BOARD_REPORTER_MIN_AGE_DAYS: z.coerce.number().int().min(0).max(3650).default(REPORT_COUNTING_MIN_ACCOUNT_AGE_DAYS),
 };
 
 /** The key for new encryptions must be one of the configured keys. */

@@ -1,3 +1,4 @@
+import { REPORTS_TO_BLOCK } from '@nestegg/contract';
 import { publicUrlOf } from './env.js';
 import type { Infrastructure } from './infrastructure.js';
 import { DefaultCategoryService } from './modules/admin/default-categories.service.js';
@@ -24,7 +25,7 @@ import { CommentsService } from './modules/comments/comments.service.js';
 import { EntriesService } from './modules/entries/entries.service.js';
 import { ExchangeRatesService } from './modules/exchange-rates/exchange-rates.service.js';
 import { investmentServices } from './modules/investments/compose.js';
-import { ModerationService, moderationRules } from './modules/moderation/moderation.service.js';
+import { ModerationService } from './modules/moderation/moderation.service.js';
 import { PointsService } from './modules/points/points.service.js';
 import { PostsService } from './modules/posts/posts.service.js';
 import { QuickEntriesService } from './modules/quick-entries/quick-entries.service.js';
@@ -81,7 +82,13 @@ export function createServices(infrastructure: Infrastructure) {
     spamKeywords: new SpamKeywordsService({ db }),
     posts: new PostsService({ db, points, publicUrl: publicUrlOf(env) }),
     comments: new CommentsService({ db, points, publicUrl: publicUrlOf(env) }),
-    moderation: new ModerationService({ db, clock, publicUrl: publicUrlOf(env), ...moderationRules }),
+    moderation: new ModerationService({
+      db,
+      clock,
+      publicUrl: publicUrlOf(env),
+      reportsToBlock: REPORTS_TO_BLOCK,
+      countingMinAccountAgeDays: env.BOARD_REPORTER_MIN_AGE_DAYS,
+    }),
     ...createLedgerServices(infrastructure, points),
   };
 }

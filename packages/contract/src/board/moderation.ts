@@ -19,7 +19,10 @@ const c = initContract();
 
 /** Counted reports that block a post or comment. */
 export const REPORTS_TO_BLOCK = 5;
-/** A report counts toward the block only when the reporter's account is at least this old. */
+/**
+ * A report counts toward the block only when the reporter's account is at least this old: the default of the
+ * api's `BOARD_REPORTER_MIN_AGE_DAYS` (0 there: every report counts).
+ */
 export const REPORT_COUNTING_MIN_ACCOUNT_AGE_DAYS = 7;
 /** What `blockReason` says when counted reports blocked a post or comment (the spam filter says `SPAM`). */
 export const REPORTS_BLOCK_REASON = 'REPORTS';
@@ -45,7 +48,7 @@ export const ReportedItemSchema = z.object({
     .int()
     .min(0)
     .describe(
-      `Open reports that count toward the block (reporters' accounts ${REPORT_COUNTING_MIN_ACCOUNT_AGE_DAYS} days or older)`,
+      `Open reports that count toward the block (reporters' accounts old enough: ${REPORT_COUNTING_MIN_ACCOUNT_AGE_DAYS} days or older by default)`,
     ),
   reasons: z.array(text()).describe('Latest open report reasons, newest first (at most 10)'),
   blocked: z.boolean(),
@@ -98,7 +101,7 @@ export const ReportHistorySchema = paginated(ReportRecordSchema).extend({
 export type ReportHistory = z.infer<typeof ReportHistorySchema>;
 
 const REPORT_RULES =
-  `Once per member per target, ever (again → 409 \`ALREADY_REPORTED\`, also after a dismissal); your own content → 400 \`OWN_CONTENT\`; content you cannot read → 404. At ${REPORTS_TO_BLOCK} counted open reports the target is blocked (\`blockReason\` \`REPORTS\`); reports from accounts younger than ${REPORT_COUNTING_MIN_ACCOUNT_AGE_DAYS} days are kept but do not count. ` +
+  `Once per member per target, ever (again → 409 \`ALREADY_REPORTED\`, also after a dismissal); your own content → 400 \`OWN_CONTENT\`; content you cannot read → 404. At ${REPORTS_TO_BLOCK} counted open reports the target is blocked (\`blockReason\` \`REPORTS\`); reports from accounts younger than the configured age (${REPORT_COUNTING_MIN_ACCOUNT_AGE_DAYS} days by default) are kept but do not count. ` +
   `At most ${REPORTS_PER_HOUR} reports an hour per member (429 \`RATE_LIMITED\` with \`Retry-After\`).`;
 
 /** Report routes. */

@@ -1,8 +1,6 @@
 import {
   type PageQuery,
-  REPORT_COUNTING_MIN_ACCOUNT_AGE_DAYS,
   REPORTS_BLOCK_REASON,
-  REPORTS_TO_BLOCK,
   type ReportHistory,
   type ReportHistoryQuery,
   type ReportTargetType,
@@ -16,17 +14,14 @@ import { reportHistory } from './report-history.js';
 import { ReportList } from './report-list.js';
 
 export interface ModerationRules {
-  /** Counted open reports that block a target. */
+  /** Counted open reports that block a target (the contract's `REPORTS_TO_BLOCK`). */
   reportsToBlock: number;
-  /** A report counts only when its reporter's account is at least this many days old. */
+  /**
+   * A report counts only when its reporter's account is at least this many days old
+   * (`BOARD_REPORTER_MIN_AGE_DAYS`, decisions BD11, BD28); 0: every report counts.
+   */
   countingMinAccountAgeDays: number;
 }
-
-/** The rules the api runs with (the contract documents them). */
-export const moderationRules: ModerationRules = {
-  reportsToBlock: REPORTS_TO_BLOCK,
-  countingMinAccountAgeDays: REPORT_COUNTING_MIN_ACCOUNT_AGE_DAYS,
-};
 
 export interface ModerationDeps extends ModerationRules {
   db: Database;
@@ -105,6 +100,8 @@ export class ModerationService {
 
   /** Whether the member's account is old enough for their reports to count. */
   private async accountOldEnough(tx: Transaction, memberId: number): Promise<boolean> {
+    // No age rule: counted without comparing the api's clock with the database's sign-up time.
+    if (this.deps.countingMinAccountAgeDays === 0) return true;
     const bornBy = new Date(this.deps.clock.now().getTime() - this.deps.countingMinAccountAgeDays * DAY_MS);
     const [row] = await tx
       .select({ id: member.id })
