@@ -37,10 +37,27 @@ export const ProfileImageDataUrlSchema = z
 // Responses
 // ---------------------------------------------------------------------------
 
+/** Where a member whose password login a provider sign-in turned off sets a new password (M30). */
+export const SET_PASSWORD_PATH = '/api/auth/password';
+
 export const SessionResponseSchema = z.object({
   token: text().describe('Send as `Authorization: Bearer <token>`'),
   expiresAt: InstantSchema,
   member: MemberResponseSchema,
+  // Both optional and sent only in the one case below, so clients built before them read the same answer.
+  passwordLoginDisabled: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Provider sign-ins only, and only when this sign-in linked into a LOCAL account whose e-mail had never been ' +
+        'proven: its password was removed and its other sessions ended (M22). Absent otherwise.',
+    ),
+  passwordLoginHint: text()
+    .optional()
+    .describe(
+      'Sent with `passwordLoginDisabled`: how to log in with a password again (`POST /api/auth/password` with a ' +
+        'fresh token of this provider and a new password).',
+    ),
 });
 export type SessionResponse = z.infer<typeof SessionResponseSchema>;
 
@@ -100,6 +117,22 @@ export const ReauthenticateRequestSchema = z.object({
   token: text().min(1).max(8192).describe('An ID token issued within the last 5 minutes'),
 });
 export type ReauthenticateRequest = z.infer<typeof ReauthenticateRequestSchema>;
+
+/**
+ * Setting a password on a LOCAL account that has none (a provider sign-in turned it off, M22): a fresh ID token
+ * of the provider linked to the account proves it is the owner (M30).
+ */
+export const SetPasswordRequestSchema = z.object({
+  provider: z.enum(['IDPONE', 'IDPTWO']),
+  token: text()
+    .min(1)
+    .max(8192)
+    .describe(
+      'An ID token of the identity linked to this account, issued (and signed in, `auth_time`) within 5 minutes',
+    ),
+  newPassword: PasswordSchema,
+});
+export type SetPasswordRequest = z.infer<typeof SetPasswordRequestSchema>;
 
 /** One of the caller's sessions ("where am I signed in"). */
 export const MemberSessionSchema = z.object({
@@ -208,6 +241,24 @@ export const authContract = c.router(
       summary: 'Change the password of a LOCAL account',
       body: ChangePasswordRequestSchema,
       responses: { 204: c.noBody(), ...errorResponses(400, 401, 409, 413, 415, 429) },
+      metadata: meta('login'),
+    },
+    setPassword: {
+      method: 'POST',
+      path: SET_PASSWORD_PATH,
+      summary: 'Set a password on a LOCAL account that has none, proven by a fresh provider token',
+      description:
+        'For a LOCAL account whose password login a provider sign-in turned off (the provider sign-in answer said ' +
+        '`passwordLoginDisabled`): a token of the provider identity linked to this account, issued within 5 minutes ' +
+        '(and, when it has `auth_time`, signed in within 5 minutes), and the new password (checked like sign-up). ' +
+        'Other sessions stay. Problems: 400 `WEAK_PASSWORD`, `SOCIAL_ACCOUNT` (a provider account: no password); ' +
+        '401 `INVALID_ID_TOKEN`; 403 `REAUTHENTICATION_REQUIRED` (the token is not fresh), `PROVIDER_MISMATCH` ' +
+        '(another identity, or a provider not linked to this account); 409 `PASSWORD_ALREADY_SET` (the account has ' +
+        'a password, set all along or by a concurrent request: change it with `PUT /api/auth/password`); 429 ' +
+        '`RATE_LIMITED` (rejected provider tokens, as in provider sign-in); 503 `PROVIDER_NOT_CONFIGURED`, ' +
+        '`PROVIDER_UNAVAILABLE`, `OVERLOADED`.',
+      body: SetPasswordRequestSchema,
+      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 409, 413, 415, 429, 503) },
       metadata: meta('login'),
     },
     verifyPassword: {
@@ -329,6 +380,7 @@ export const authNamedSchemas: NamedSchemas = {
   IdpOneClientId: IdpOneClientIdResponseSchema,
   PasswordVerification: VerifyPasswordResponseSchema,
   ReauthenticationRequest: ReauthenticateRequestSchema,
+  SetPasswordRequest: SetPasswordRequestSchema,
   MemberSession: MemberSessionSchema,
   MemberSessionList: MemberSessionListSchema,
   EndedSessions: EndedSessionsSchema,

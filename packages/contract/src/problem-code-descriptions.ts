@@ -41,7 +41,10 @@ const descriptions: { readonly [K in ProblemCode]: string } = {
     'Re-authenticate first (verify-password, or reauthenticate for provider accounts), then retry',
   PROVIDER_MISMATCH: "The provider token belongs to another identity than the caller's linked account",
   PASSWORD_CHANGED_CONCURRENTLY: 'Another request changed the password first; this change was not applied',
-  SOCIAL_ACCOUNT: 'A provider account has no password to check or change',
+  PASSWORD_ALREADY_SET:
+    'The account has a password (set first by another request, or all along): change it with `PUT /api/auth/password`',
+  SOCIAL_ACCOUNT:
+    'The account has no password to check or change (a provider account, or a LOCAL account whose password login a provider sign-in turned off: `POST /api/auth/password` sets one)',
   INVALID_IMAGE: 'The image (profile picture, receipt, board image) is not a complete PNG, JPEG, GIF or WebP image',
   IMAGE_TOO_LARGE:
     'The image (profile picture, receipt, board image) has more bytes, pixels or frames than the api accepts',

@@ -14,6 +14,7 @@ const RATE_LIMITED = [
   'auth.idpOneLogin',
   'auth.idpTwoLogin',
   'auth.changePassword',
+  'auth.setPassword',
   'auth.verifyPassword',
   'auth.reauthenticate',
   'board.createPost',

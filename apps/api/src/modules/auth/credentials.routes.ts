@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ForbiddenError } from '../../lib/errors.js';
 import { sessionOf } from '../../lib/session.js';
 import type { AuthHandlers } from './handlers.js';
 import { reauthenticatedUntil } from './reauthentication.js';
@@ -7,8 +8,8 @@ const SIGNUPS_PER_HOUR_PER_IP = 5;
 
 export function credentialsHandlers(
   app: FastifyInstance,
-): AuthHandlers<'signup' | 'login' | 'logout' | 'changePassword' | 'verifyPassword' | 'signupEnabled'> {
-  const { credentials, sessions, settings } = app.services;
+): AuthHandlers<'signup' | 'login' | 'logout' | 'changePassword' | 'setPassword' | 'verifyPassword' | 'signupEnabled'> {
+  const { credentials, providerSignIn, sessions, settings } = app.services;
   return {
     signup: {
       // Every attempt counts, honeypot ones included; the IP comes from the trusted-proxy setting.
@@ -32,6 +33,25 @@ export function credentialsHandlers(
     changePassword: async ({ body, request }) => {
       const session = sessionOf(request);
       await credentials.changePassword(session.memberId, body.currentPassword, body.newPassword, session.tokenHash);
+      return { status: 204, body: undefined };
+    },
+    // Decision M30: the account's own state first (no provider call for a request that cannot succeed), then
+    // the fresh token of the linked identity, then the password itself (strength, hash, conditional update).
+    setPassword: async ({ body, request }) => {
+      const session = sessionOf(request);
+      await credentials.assertCanSetPassword(session.memberId);
+      const subject = await providerSignIn.proveLinkedIdentity(
+        session.memberId,
+        body.provider,
+        body.token,
+        request.ip,
+        () =>
+          new ForbiddenError(
+            'REAUTHENTICATION_REQUIRED',
+            'The provider token is not fresh: sign in with the provider again, then retry with the new token.',
+          ),
+      );
+      await credentials.setPassword(session.memberId, { provider: body.provider, subject }, body.newPassword);
       return { status: 204, body: undefined };
     },
     verifyPassword: async ({ body, request }) => {

@@ -1,6 +1,6 @@
-import type { LoginRequest, SignupRequest } from '@nestegg/contract';
+import { type LoginRequest, SET_PASSWORD_PATH, type SignupRequest } from '@nestegg/contract';
 import { type Database, type Member, member } from '@nestegg/db';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { BadRequestError, ConflictError, ForbiddenError, UnauthenticatedError } from '../../lib/errors.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
@@ -27,6 +27,18 @@ export interface LoginOrigin {
 }
 
 const WRONG_CREDENTIALS = 'The e-mail or password is wrong.';
+
+/** The provider identity a set-password request proved the caller to be (see ProviderSignInService). */
+export interface ProvenIdentity {
+  provider: 'IDPONE' | 'IDPTWO';
+  subject: string;
+}
+
+const passwordAlreadySet = () =>
+  new ConflictError(
+    'PASSWORD_ALREADY_SET',
+    'This account has a password. To change it, use PUT /api/auth/password with the current one.',
+  );
 
 export class CredentialsService {
   constructor(private readonly deps: CredentialsDeps) {}
@@ -129,17 +141,61 @@ export class CredentialsService {
     await this.deps.sessions.forgetCached(revoked);
   }
 
-  /** Social accounts have no password to check or change. */
+  /**
+   * Cheap checks before a set-password request spends a provider verification: the account must be LOCAL
+   * (provider accounts have no password, spec) and have no password (else it is changed, not set).
+   */
+  async assertCanSetPassword(memberId: number): Promise<void> {
+    const [row] = await this.deps.db
+      .select({ provider: member.provider, passwordHash: member.passwordHash })
+      .from(member)
+      .where(eq(member.id, memberId));
+    if (!row) throw new UnauthenticatedError();
+    if (row.provider !== 'LOCAL') throw socialAccount();
+    if (row.passwordHash) throw passwordAlreadySet();
+  }
+
+  /**
+   * Sets the password of a LOCAL account that has none (a provider sign-in turned it off, M22), once the caller
+   * proved with a fresh provider token to be the identity linked to it (M30). Checked and hashed like sign-up.
+   * One conditional update (no password yet, still that identity) decides: of parallel requests exactly one
+   * sets its password and the others answer 409 PASSWORD_ALREADY_SET. Other sessions stay (no secret rotated).
+   */
+  async setPassword(memberId: number, proven: ProvenIdentity, newPassword: string): Promise<void> {
+    assertStrongPassword(newPassword, await this.identityWords(memberId));
+    const passwordHash = await this.deps.hasher.hash(newPassword);
+    const subjectColumn = proven.provider === 'IDPONE' ? member.idponeId : member.idptwoId;
+    const [set] = await this.deps.db
+      .update(member)
+      .set({ passwordHash })
+      .where(
+        and(
+          eq(member.id, memberId),
+          eq(member.provider, 'LOCAL'),
+          isNull(member.passwordHash),
+          eq(subjectColumn, proven.subject),
+        ),
+      )
+      .returning({ id: member.id });
+    if (set) return;
+    // Nothing changed: a concurrent request set a password first (409), or the account changed under us.
+    await this.assertCanSetPassword(memberId);
+    throw new ForbiddenError('PROVIDER_MISMATCH', 'This token belongs to another identity than your account.');
+  }
+
+  /** Provider accounts, and LOCAL accounts whose password a provider sign-in removed, have none to check. */
   private async passwordHashOf(memberId: number): Promise<string> {
     const [row] = await this.deps.db
       .select({ provider: member.provider, passwordHash: member.passwordHash })
       .from(member)
       .where(eq(member.id, memberId));
     if (!row) throw new UnauthenticatedError();
-    if (row.provider !== 'LOCAL' || !row.passwordHash) {
+    if (row.provider !== 'LOCAL') throw socialAccount();
+    if (!row.passwordHash) {
       throw new BadRequestError(
         'SOCIAL_ACCOUNT',
-        'This account signs in with an identity provider and has no password.',
+        'Password login is turned off for this account (a provider sign-in proved the e-mail). ' +
+          `Set a new password with POST ${SET_PASSWORD_PATH}, using a fresh token of your provider.`,
       );
     }
     return row.passwordHash;
@@ -169,3 +225,6 @@ export class CredentialsService {
       .where(and(eq(member.id, memberId), eq(member.passwordHash, verified)));
   }
 }
+
+const socialAccount = () =>
+  new BadRequestError('SOCIAL_ACCOUNT', 'This account signs in with an identity provider and has no password.');

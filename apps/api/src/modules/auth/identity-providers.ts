@@ -115,6 +115,8 @@ export interface VerifiedIdentity {
   picture: string | null;
   /** When the provider issued the token (`iat`), or null when it did not say. */
   issuedAt: Date | null;
+  /** When the person last actually signed in at the provider (`auth_time`), or null when it did not say. */
+  authTime: Date | null;
 }
 
 /**
@@ -200,7 +202,22 @@ export function identityFromClaims(payload: JWTPayload): VerifiedIdentity {
     name,
     picture: safePictureUrl(payload.picture),
     issuedAt: typeof payload.iat === 'number' ? new Date(payload.iat * 1000) : null,
+    authTime: typeof payload.auth_time === 'number' ? new Date(payload.auth_time * 1000) : null,
   };
+}
+
+/**
+ * Whether a verified token shows a sign-in at the provider within `windowMs` of `now` (decision M30): `iat`
+ * is required and must lie in the window (up to the clock tolerance ahead); `auth_time`, when the provider
+ * sends it, must too, so a token refreshed silently from an old sign-in is not fresh.
+ */
+export function isFreshIdentity(identity: VerifiedIdentity, now: Date, windowMs: number): boolean {
+  const inWindow = (at: Date) => {
+    const age = now.getTime() - at.getTime();
+    return age <= windowMs && age >= -CLOCK_TOLERANCE_SECONDS * 1000;
+  };
+  if (!identity.issuedAt || !inWindow(identity.issuedAt)) return false;
+  return identity.authTime === null || inWindow(identity.authTime);
 }
 
 // ---------------------------------------------------------------------------
@@ -235,6 +252,8 @@ export interface SignInProfile {
 export interface ResolvedMember {
   member: Member;
   revokedTokenHashes: string[];
+  /** This sign-in linked into an unproven LOCAL account and removed its password (M22): the answer says so (M31). */
+  passwordLoginDisabled: boolean;
 }
 
 /**
@@ -266,7 +285,11 @@ async function resolveMember(
   identity: VerifiedIdentity,
   profile: SignInProfile,
 ): Promise<ResolvedMember> {
-  const resolved = (found: Member): ResolvedMember => ({ member: found, revokedTokenHashes: [] });
+  const resolved = (found: Member): ResolvedMember => ({
+    member: found,
+    revokedTokenHashes: [],
+    passwordLoginDisabled: false,
+  });
   const subjectColumn = provider === 'IDPONE' ? member.idponeId : member.idptwoId;
   // Only provider one has a picture claim; provider two sends none.
   const picture = provider === 'IDPONE' ? identity.picture : null;
@@ -317,7 +340,9 @@ async function resolveMember(
  * Links the provider identity into the account holding its verified e-mail. A LOCAL account whose
  * e-mail was never proven gets its proof from the provider now (decision M22): the password set by
  * whoever registered the address stops working and the account's other sessions end, so pre-registering
- * someone's address cannot capture their later provider sign-in.
+ * someone's address cannot capture their later provider sign-in. The owner can set a new password with a
+ * fresh token of this identity (`POST /api/auth/password`, M30); the e-mail now being proven, a later link
+ * never removes that one.
  */
 async function linkMember(
   tx: Transaction,
@@ -339,7 +364,8 @@ async function linkMember(
     .where(eq(member.id, found.id))
     .returning();
   const revokedTokenHashes = unproven ? await sessions.destroyAllOf(found.id, { tx }) : [];
-  return { member: linked!, revokedTokenHashes };
+  // The row is locked (FOR UPDATE) since it was read, so the hash read then is the one just removed.
+  return { member: linked!, revokedTokenHashes, passwordLoginDisabled: unproven && found.passwordHash !== null };
 }
 
 /** Provider one's picture claim replaces the stored one when it differs; an absent claim keeps it. */

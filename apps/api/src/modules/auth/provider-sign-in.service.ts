@@ -1,15 +1,16 @@
-import type { SessionResponse } from '@nestegg/contract';
+import { SET_PASSWORD_PATH, type SessionResponse } from '@nestegg/contract';
 import { type Database, member } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../infrastructure.js';
-import { BadRequestError, ForbiddenError } from '../../lib/errors.js';
+import { type AppError, BadRequestError, ForbiddenError } from '../../lib/errors.js';
 import type { AttemptLimits } from './attempt-limits.js';
 import {
   findOrCreateMember,
   type IdentityProvider,
   IdTokenVerifier,
   InvalidIdTokenError,
+  isFreshIdentity,
   type ProviderConfig,
   type SignInProfile,
   type VerifiedIdentity,
@@ -20,6 +21,12 @@ import type { SessionStore } from './session.store.js';
 
 /** Provider sign-ins come from the mobile app, which keeps the member signed in: the 30-day session. */
 const PROVIDER_SESSIONS_REMEMBER_ME = true;
+
+/** Sent with `passwordLoginDisabled` in the answer of the sign-in that turned password login off (M31). */
+export const PASSWORD_LOGIN_HINT =
+  'Password login is now turned off for this account: this provider proved the e-mail, and the password had been ' +
+  `set before anyone proved it, so it was removed and your other sessions ended. To log in with a password again, ` +
+  `set a new one with POST ${SET_PASSWORD_PATH} (a fresh token of this provider and the new password).`;
 
 export interface ProviderSignInDeps {
   db: Database;
@@ -60,10 +67,13 @@ export class ProviderSignInService {
     await this.deps.limits.providerSignInSucceeded(origin.ip);
     const resolved = await findOrCreateMember(this.deps.db, this.deps.sessions, provider, identity, profile);
     await this.deps.sessions.forgetCached(resolved.revokedTokenHashes);
-    return openSession(this.deps.sessions, resolved.member.id, {
+    const session = await openSession(this.deps.sessions, resolved.member.id, {
       rememberMe: PROVIDER_SESSIONS_REMEMBER_ME,
       userAgent: origin.userAgent,
     });
+    return resolved.passwordLoginDisabled
+      ? { ...session, passwordLoginDisabled: true, passwordLoginHint: PASSWORD_LOGIN_HINT }
+      : session;
   }
 
   /**
@@ -76,27 +86,45 @@ export class ProviderSignInService {
     token: string,
     ip: string,
   ): Promise<Date> {
+    await this.proveLinkedIdentity(
+      session.memberId,
+      provider,
+      token,
+      ip,
+      () =>
+        new BadRequestError('VALIDATION_FAILED', 'The provider token is not fresh: sign in with the provider again.'),
+    );
+    return this.deps.sessions.markReauthenticated(session.tokenHash);
+  }
+
+  /**
+   * Proves the caller is the person behind the provider identity linked to their account, as sign-in
+   * verifies tokens (configured provider, failure limit, signature, issuer, audience, expiry), plus freshness:
+   * signed in at the provider within the re-authentication window (`iat`, and `auth_time` when sent; M30).
+   * Returns the linked subject. `stale` is the answer to a token that is valid but not fresh.
+   */
+  async proveLinkedIdentity(
+    memberId: number,
+    provider: IdentityProvider,
+    token: string,
+    ip: string,
+    stale: () => AppError,
+  ): Promise<string> {
     const verifier = this.verifiers[provider];
     verifier.assertConfigured();
     await this.deps.limits.beginProviderSignIn(ip);
     const identity = await this.verifyCounting(verifier, token, ip);
     await this.deps.limits.providerSignInSucceeded(ip);
-    const now = this.deps.clock.now().getTime();
-    if (!identity.issuedAt || now - identity.issuedAt.getTime() > REAUTHENTICATION_WINDOW_MS) {
-      throw new BadRequestError(
-        'VALIDATION_FAILED',
-        'The provider token is not fresh: sign in with the provider again.',
-      );
-    }
+    if (!isFreshIdentity(identity, this.deps.clock.now(), REAUTHENTICATION_WINDOW_MS)) throw stale();
     const [linked] = await this.deps.db
       .select({ idpone: member.idponeId, idptwo: member.idptwoId })
       .from(member)
-      .where(eq(member.id, session.memberId));
+      .where(eq(member.id, memberId));
     const subject = provider === 'IDPONE' ? linked?.idpone : linked?.idptwo;
     if (!subject || subject !== identity.subject) {
       throw new ForbiddenError('PROVIDER_MISMATCH', 'This token belongs to another identity than your account.');
     }
-    return this.deps.sessions.markReauthenticated(session.tokenHash);
+    return subject;
   }
 
   /** A rejected token stays counted; an unreachable provider is not the caller's failure. */
