@@ -299,6 +299,25 @@ describe('password login after a provider sign-in turned it off', () => {
     expect(refused.reason).toMatchObject({ status: 409, code: 'PASSWORD_ALREADY_SET' });
   });
 
+  it('applies the same freshness rule to the re-authentication gate, with its own answer', async () => {
+    const subject = randomUUID();
+    const social = await signInOne(
+      await token('one', { email: uniqueEmail('gate'), email_verified: true }, { subject }),
+    );
+    const gate = async (options: Partial<TokenOptions>) =>
+      app.current.inject({
+        method: 'POST',
+        url: '/api/auth/reauthenticate',
+        headers: bearer(social.json().token),
+        payload: { provider: 'IDPONE', token: await token('one', {}, { subject, ...options }) },
+        remoteAddress: nextIp(),
+      });
+    const stale = await gate({ authAgo: 6 * 60 });
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().code).toBe('VALIDATION_FAILED');
+    expect((await gate({ authAgo: 30 })).statusCode).toBe(200);
+  });
+
   it('leaves the sessions of the account alone', async () => {
     const { subject, id, headers } = await linkedAccount();
     const before = await app.current.db.select().from(authSession).where(eq(authSession.memberId, id));
