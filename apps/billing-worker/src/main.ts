@@ -1,3 +1,4 @@
+import { installProcessFaultPolicy } from '@nestegg/db/process-faults';
 import { loadEnvOrExit } from './env.js';
 import { createHealthServer } from './health.js';
 import { createLogger } from './logger.js';
@@ -12,14 +13,22 @@ health.listen(env.WORKER_HEALTH_PORT, env.WORKER_HOST, () =>
   logger.info({ port: env.WORKER_HEALTH_PORT }, 'worker health endpoints listening (/healthz, /readyz)'),
 );
 
-let stopping = false;
+let stopping: Promise<void> | undefined;
+function stop(): Promise<void> {
+  stopping ??= (async () => {
+    health.close();
+    await worker.stop();
+  })();
+  return stopping;
+}
 async function shutdown(signal: string) {
   if (stopping) return;
-  stopping = true;
   logger.info({ signal }, 'stopping billing worker');
-  health.close();
-  await worker.stop();
+  await stop();
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// An error outside any job (decision FD2): logged and survived when it comes from the database driver's connection
+// machinery; anything else stops the worker (pg-boss lets running jobs finish for up to 10 s) and exits with 1.
+installProcessFaultPolicy({ logger, drain: stop, drainTimeoutMs: 15_000 });
