@@ -86,6 +86,18 @@ describe('while PostgreSQL is away', () => {
       }
       expect(rounds).toBeGreaterThan(1);
 
+      // The reported case: an idempotent create during the outage (its key cannot even be claimed).
+      const create = await timed(() =>
+        app.current.inject({
+          method: 'POST',
+          url: '/api/account/entries',
+          headers: { ...member.headers, 'idempotency-key': 'outage-key-0001' },
+          payload: { type: 'EXPENSE', amount: 1000, memo: 'coffee' },
+        }),
+      );
+      expectDatabaseUnavailable(create.response);
+      expect(create.ms).toBeLessThan(REFUSED_BUDGET_MS);
+
       // A session cached in Redis, on a route that needs no database, still works.
       const cached = await products();
       expect(cached.statusCode, cached.body).toBe(200);

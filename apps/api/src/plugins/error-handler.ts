@@ -165,11 +165,12 @@ function appErrorOf(error: unknown): AppError | null {
 }
 
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
+  if (error instanceof AppError) return sendAppError(request, reply, error);
+  // PostgreSQL unreachable, shutting down or too slow (decision FO1): 503 with Retry-After, never a 500.
+  if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: loggableError(error), method: request.method, path: request.url }, 'database unavailable');
     return sendAppError(request, reply, new DatabaseUnavailableError());
   }
-  if (error instanceof AppError) return sendAppError(request, reply, error);
   if (error instanceof RequestValidationError) {
     return sendProblem(request, reply, {
       status: 400,
