@@ -50,4 +50,23 @@ describe('input is judged before the provider’s configuration', () => {
       expect(response.json()).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED' });
     }
   });
+
+  test('identity-provider sign-in and store verification: a malformed body is 400 whatever is configured', async ({
+    app,
+    free,
+  }) => {
+    for (const url of ['/api/auth/idpone', '/api/auth/idptwo']) {
+      const response = await app.inject({ method: 'POST', url, payload: {} });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    }
+    const verify = await app.inject({
+      method: 'POST',
+      url: '/api/billing/store/verify',
+      headers: free.headers,
+      payload: {},
+    });
+    expect(verify.statusCode).toBe(400);
+    expect(verify.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
 });
