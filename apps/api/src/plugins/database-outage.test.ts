@@ -107,6 +107,21 @@ describe('while PostgreSQL is away', () => {
     await expectRecovery();
   });
 
+  it('connections terminated by the server mid-traffic (57P01): each answer is 200 or 503, never 500', async () => {
+    expect((await wallets()).statusCode).toBe(200);
+    const answers = Promise.all(Array.from({ length: 40 }, () => wallets()));
+    // As an administrator's pg_terminate_backend or a fast shutdown does to every other connection.
+    await app.current.sql`
+      select pg_terminate_backend(pid) from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid()`;
+    // Which requests were in flight when their connection went is up to timing; none may answer 500.
+    for (const response of await answers) {
+      if (response.statusCode === 503) expectDatabaseUnavailable(response);
+      else expect(response.statusCode, response.body).toBe(200);
+    }
+    await expectRecovery();
+  });
+
   it('hanging connections: requests, more than the pool holds, answer 503 within the budget, then recover', async () => {
     expect((await wallets()).statusCode).toBe(200);
     await proxy.cut('blackhole');
