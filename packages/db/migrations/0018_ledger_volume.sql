@@ -65,7 +65,8 @@ BEGIN
 END $$;
 --> statement-breakpoint
 
--- One trigger function per table: its contribution per row, summed per member over the statement's rows.
+-- Inserts and deletes: one trigger function per table, its contribution per row summed per member over the
+-- statement's rows (restore and the recurring job write many rows in one statement).
 CREATE FUNCTION ledger_volume_account_entry() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -75,12 +76,6 @@ BEGIN
   IF TG_OP = 'INSERT' THEN
     SELECT array_agg(member_id), array_agg(delta) INTO m, d
       FROM (SELECT member_id, sum(amount::numeric) AS delta FROM new_rows GROUP BY member_id) s;
-  ELSIF TG_OP = 'UPDATE' THEN
-    SELECT array_agg(member_id), array_agg(delta) INTO m, d FROM (
-      SELECT member_id, sum(v) AS delta FROM (
-        SELECT member_id, amount::numeric AS v FROM new_rows
-        UNION ALL SELECT member_id, -amount::numeric FROM old_rows) u
-       GROUP BY member_id) s WHERE delta <> 0;
   ELSE
     SELECT array_agg(member_id), array_agg(delta) INTO m, d
       FROM (SELECT member_id, -sum(amount::numeric) AS delta FROM old_rows GROUP BY member_id) s;
@@ -100,15 +95,6 @@ BEGIN
       SELECT member_id, sum(abs(opening_balance::numeric) + abs(coalesce(current_value, 0)::numeric)
                             + abs(coalesce(loan_amount, 0)::numeric)) AS delta
         FROM new_rows GROUP BY member_id) s;
-  ELSIF TG_OP = 'UPDATE' THEN
-    SELECT array_agg(member_id), array_agg(delta) INTO m, d FROM (
-      SELECT member_id, sum(v) AS delta FROM (
-        SELECT member_id, abs(opening_balance::numeric) + abs(coalesce(current_value, 0)::numeric)
-                          + abs(coalesce(loan_amount, 0)::numeric) AS v FROM new_rows
-        UNION ALL
-        SELECT member_id, -(abs(opening_balance::numeric) + abs(coalesce(current_value, 0)::numeric)
-                            + abs(coalesce(loan_amount, 0)::numeric)) FROM old_rows) u
-       GROUP BY member_id) s WHERE delta <> 0;
   ELSE
     SELECT array_agg(member_id), array_agg(delta) INTO m, d FROM (
       SELECT member_id, -sum(abs(opening_balance::numeric) + abs(coalesce(current_value, 0)::numeric)
@@ -129,12 +115,6 @@ BEGIN
   IF TG_OP = 'INSERT' THEN
     SELECT array_agg(member_id), array_agg(delta) INTO m, d
       FROM (SELECT member_id, sum(abs(amount::numeric)) AS delta FROM new_rows GROUP BY member_id) s;
-  ELSIF TG_OP = 'UPDATE' THEN
-    SELECT array_agg(member_id), array_agg(delta) INTO m, d FROM (
-      SELECT member_id, sum(v) AS delta FROM (
-        SELECT member_id, abs(amount::numeric) AS v FROM new_rows
-        UNION ALL SELECT member_id, -abs(amount::numeric) FROM old_rows) u
-       GROUP BY member_id) s WHERE delta <> 0;
   ELSE
     SELECT array_agg(member_id), array_agg(delta) INTO m, d
       FROM (SELECT member_id, -sum(abs(amount::numeric)) AS delta FROM old_rows GROUP BY member_id) s;
@@ -143,11 +123,43 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
+-- Updates: row triggers on the counted columns only, so the balance trigger's updates of `account` and the
+-- entry updates that leave the amount (confirm, category renames) cost nothing; amounts change one row at a time.
+CREATE FUNCTION ledger_volume_account_entry_row() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.amount IS DISTINCT FROM OLD.amount THEN
+    PERFORM ledger_volume_change(ARRAY[NEW.member_id], ARRAY[NEW.amount::numeric - OLD.amount::numeric]);
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION ledger_volume_account_row() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  delta numeric := (abs(NEW.opening_balance::numeric) + abs(coalesce(NEW.current_value, 0)::numeric)
+                    + abs(coalesce(NEW.loan_amount, 0)::numeric))
+                 - (abs(OLD.opening_balance::numeric) + abs(coalesce(OLD.current_value, 0)::numeric)
+                    + abs(coalesce(OLD.loan_amount, 0)::numeric));
+BEGIN
+  IF delta <> 0 THEN PERFORM ledger_volume_change(ARRAY[NEW.member_id], ARRAY[delta]); END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION ledger_volume_amount_row() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  delta numeric := abs(NEW.amount::numeric) - abs(OLD.amount::numeric);
+BEGIN
+  IF delta <> 0 THEN PERFORM ledger_volume_change(ARRAY[NEW.member_id], ARRAY[delta]); END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
 CREATE TRIGGER "account_entry_volume_insert" AFTER INSERT ON "account_entry" REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_account_entry();
 --> statement-breakpoint
-CREATE TRIGGER "account_entry_volume_update" AFTER UPDATE ON "account_entry" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_account_entry();
+CREATE TRIGGER "account_entry_volume_update" AFTER UPDATE OF "amount" ON "account_entry"
+  FOR EACH ROW EXECUTE FUNCTION ledger_volume_account_entry_row();
 --> statement-breakpoint
 CREATE TRIGGER "account_entry_volume_delete" AFTER DELETE ON "account_entry" REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_account_entry();
@@ -155,8 +167,8 @@ CREATE TRIGGER "account_entry_volume_delete" AFTER DELETE ON "account_entry" REF
 CREATE TRIGGER "account_volume_insert" AFTER INSERT ON "account" REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_account();
 --> statement-breakpoint
-CREATE TRIGGER "account_volume_update" AFTER UPDATE ON "account" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_account();
+CREATE TRIGGER "account_volume_update" AFTER UPDATE OF "opening_balance", "current_value", "loan_amount" ON "account"
+  FOR EACH ROW EXECUTE FUNCTION ledger_volume_account_row();
 --> statement-breakpoint
 CREATE TRIGGER "account_volume_delete" AFTER DELETE ON "account" REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_account();
@@ -164,8 +176,8 @@ CREATE TRIGGER "account_volume_delete" AFTER DELETE ON "account" REFERENCING OLD
 CREATE TRIGGER "budget_volume_insert" AFTER INSERT ON "budget" REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_amount();
 --> statement-breakpoint
-CREATE TRIGGER "budget_volume_update" AFTER UPDATE ON "budget" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_amount();
+CREATE TRIGGER "budget_volume_update" AFTER UPDATE OF "amount" ON "budget"
+  FOR EACH ROW EXECUTE FUNCTION ledger_volume_amount_row();
 --> statement-breakpoint
 CREATE TRIGGER "budget_volume_delete" AFTER DELETE ON "budget" REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_amount();
@@ -173,8 +185,8 @@ CREATE TRIGGER "budget_volume_delete" AFTER DELETE ON "budget" REFERENCING OLD T
 CREATE TRIGGER "budget_income_volume_insert" AFTER INSERT ON "budget_income" REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_amount();
 --> statement-breakpoint
-CREATE TRIGGER "budget_income_volume_update" AFTER UPDATE ON "budget_income" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_amount();
+CREATE TRIGGER "budget_income_volume_update" AFTER UPDATE OF "amount" ON "budget_income"
+  FOR EACH ROW EXECUTE FUNCTION ledger_volume_amount_row();
 --> statement-breakpoint
 CREATE TRIGGER "budget_income_volume_delete" AFTER DELETE ON "budget_income" REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_amount();
@@ -182,8 +194,8 @@ CREATE TRIGGER "budget_income_volume_delete" AFTER DELETE ON "budget_income" REF
 CREATE TRIGGER "budget_onetime_volume_insert" AFTER INSERT ON "budget_onetime" REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_amount();
 --> statement-breakpoint
-CREATE TRIGGER "budget_onetime_volume_update" AFTER UPDATE ON "budget_onetime" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_amount();
+CREATE TRIGGER "budget_onetime_volume_update" AFTER UPDATE OF "amount" ON "budget_onetime"
+  FOR EACH ROW EXECUTE FUNCTION ledger_volume_amount_row();
 --> statement-breakpoint
 CREATE TRIGGER "budget_onetime_volume_delete" AFTER DELETE ON "budget_onetime" REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_volume_amount();

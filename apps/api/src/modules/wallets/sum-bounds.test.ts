@@ -63,6 +63,32 @@ describe('sums past 2^53 − 1 are refused at the write, never 500 on read', () 
     await readsAnswer(premium);
   });
 
+  test('raising a wallet’s opening balance or a budget past the bound is refused; lowering works', async ({
+    app,
+    premium,
+  }) => {
+    await seedCategory(app, premium.id, 'Food');
+    const wallet = bodyOf(await premium.api.ledger.wallets.create({ body: { name: 'W', type: 'BANK' } }), 201);
+    bodyOf(await premium.api.ledger.entries.create(income(HALF, wallet.id)), 201);
+    problemOf(
+      await premium.api.ledger.wallets.update({ params: { id: wallet.id }, body: { openingBalance: -HALF } }),
+      400,
+      'AMOUNT_OUT_OF_RANGE',
+    );
+    bodyOf(await premium.api.ledger.wallets.update({ params: { id: wallet.id }, body: { openingBalance: 10 } }), 200);
+    const budget = bodyOf(
+      await premium.api.ledger.budgets.create({ body: { category: 'Food', year: 2026, month: 3, amount: 5 } }),
+      201,
+    );
+    problemOf(
+      await premium.api.ledger.budgets.update({ params: { id: budget.id }, body: { amount: HALF } }),
+      400,
+      'AMOUNT_OUT_OF_RANGE',
+    );
+    bodyOf(await premium.api.ledger.budgets.update({ params: { id: budget.id }, body: { amount: 1 } }), 200);
+    await readsAnswer(premium);
+  });
+
   test('budgets, expected income and one-time budgets count too', async ({ app, premium }) => {
     await seedCategory(app, premium.id, 'Food');
     await seedCategory(app, premium.id, 'Rent');
