@@ -302,7 +302,10 @@ function isFrameworkErrorBody(payload: unknown): boolean {
  * hook, which runs again for that body, replaces it with a problem+json answer without internal text.
  */
 async function escapedErrorGuard(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
-  if (reply.statusCode < 400 || !isFrameworkErrorBody(payload)) return payload;
+  if (reply.statusCode < 400 || String(reply.getHeader('content-type')).startsWith('application/problem+json')) {
+    return payload;
+  }
+  if (!isFrameworkErrorBody(payload)) return payload;
   const error = escapedErrors.get(request) ?? new Error('an error escaped the error handler');
   escapedErrors.delete(request);
   const status = reply.statusCode;
