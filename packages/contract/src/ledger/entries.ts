@@ -288,7 +288,8 @@ export const entriesContract = c.router(
       path: '/api/account/entries',
       summary: 'Record an entry',
       description:
-        'Send an `Idempotency-Key` so that a retry over a flaky network answers the first result instead of recording the entry twice.',
+        'Send an `Idempotency-Key` so that a retry over a flaky network answers the first result instead of recording the entry twice. ' +
+        "An entry that would take the caller's amounts (entries, wallet opening balances, values and loan amounts, budgets) past 9007199254740991 in sum is 400 `AMOUNT_OUT_OF_RANGE`, as is any write of those amounts on the other routes: every balance, total and statistic then stays a JSON number that reads exactly.",
       headers: IdempotencyHeadersSchema,
       body: CreateEntryRequestSchema,
       responses: { 201: EntrySchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422) },
