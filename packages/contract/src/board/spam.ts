@@ -11,9 +11,11 @@ const c = initContract();
 export const SPAM_KEYWORD_MAX = 50;
 
 const MATCHING =
-  'A post (title and body) or comment matches when its text contains a keyword, compared after Unicode NFKC ' +
-  'normalisation, in lower case, without invisible format characters (zero-width spaces, soft hyphens) and ' +
-  `with whitespace runs as one space. Matching content is stored blocked (\`blockReason\` \`${SPAM_BLOCK_REASON}\`), ` +
+  'A post (title and body) or comment matches when its text contains a keyword, both compared as skeletons: ' +
+  'Unicode NFKC, look-alike letters of other scripts as their Latin prototypes (UTS #39 confusables; Hangul ' +
+  'unchanged), accents dropped, lower case; punctuation and invisible characters between letters dropped, and ' +
+  'spaces too between single letters (`c a s i n o`), other spaces kept as one (a keyword written with spaces ' +
+  `also matches without them). A keyword needs a letter or a digit. Matching content is stored blocked (\`blockReason\` \`${SPAM_BLOCK_REASON}\`), ` +
   "earns no points and appears in the admin's report list; admins' own writing is not filtered.";
 
 export const SpamKeywordSchema = z.object({
@@ -45,7 +47,7 @@ export const spamContract = c.router(
       method: 'POST',
       path: '/api/board/spam-keywords',
       summary: 'Add a spam keyword (applies to content written from now on)',
-      description: `${MATCHING} A keyword that normalises like an existing one → 409 \`DUPLICATE_SPAM_KEYWORD\`.`,
+      description: `${MATCHING} A keyword whose skeleton is an existing one's → 409 \`DUPLICATE_SPAM_KEYWORD\`.`,
       body: CreateSpamKeywordRequestSchema,
       responses: { 201: SpamKeywordSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
       metadata: meta('admin'),

@@ -1,16 +1,36 @@
 import { type DbOrTx, spamKeyword } from '@nestegg/db';
-import { sql } from 'drizzle-orm';
-import { normalizeForSpam } from './normalize.js';
+import { matchesKeyword, spamSkeleton } from './normalize.js';
+
+/** Keyword skeletons by keyword as entered: the list is short and admin-managed. */
+const keywordSkeletons = new Map<string, string>();
+
+/** A keyword's skeleton, computed from the keyword as entered (rows stored before BD27 hold an older form). */
+export function keywordSkeleton(keyword: string): string {
+  let skeleton = keywordSkeletons.get(keyword);
+  if (skeleton === undefined) {
+    skeleton = spamSkeleton(keyword);
+    if (keywordSkeletons.size >= 10_000) keywordSkeletons.clear();
+    keywordSkeletons.set(keyword, skeleton);
+  }
+  return skeleton;
+}
+
+/** Whether a text holds one of the keywords, compared as skeletons (decision BD27). */
+export function containsKeyword(text: string, keywords: readonly string[]): boolean {
+  if (keywords.length === 0) return false;
+  const skeleton = spamSkeleton(text);
+  return keywords.some((keyword) => matchesKeyword(skeleton, keywordSkeleton(keyword)));
+}
 
 /**
- * Whether a text contains a spam keyword, checked by the database against the current list in the writing
- * transaction (no cached copy to invalidate across api instances). The list is short and admin-managed;
- * `strpos` over the normalised text costs microseconds per keyword.
+ * Whether a text contains a spam keyword, checked against the current list read in the writing
+ * transaction (no cached copy of the list to invalidate across api instances). The list is short and
+ * admin-managed; the text is reduced to its skeleton once and each keyword is a substring search.
  */
 export async function containsSpam(tx: DbOrTx, ...parts: string[]): Promise<boolean> {
-  const text = normalizeForSpam(parts.join('\n'));
-  const [row] = await tx.execute<{ spam: boolean }>(
-    sql`select exists (select 1 from ${spamKeyword} k where strpos(${text}::text, k.normalized) > 0) as spam`,
+  const rows = await tx.select({ keyword: spamKeyword.keyword }).from(spamKeyword);
+  return containsKeyword(
+    parts.join('\n'),
+    rows.map((row) => row.keyword),
   );
-  return row?.spam === true;
 }

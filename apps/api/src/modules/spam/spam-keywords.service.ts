@@ -3,7 +3,8 @@ import { type Database, spamKeyword } from '@nestegg/db';
 import { asc, eq } from 'drizzle-orm';
 import { ConflictError, NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
-import { normalizeForSpam } from './normalize.js';
+import { spamSkeleton } from './normalize.js';
+import { keywordSkeleton } from './spam-filter.js';
 
 type SpamKeywordRow = typeof spamKeyword.$inferSelect;
 
@@ -12,6 +13,8 @@ const toSpamKeyword = (row: SpamKeywordRow): SpamKeyword => ({
   keyword: row.keyword,
   createdAt: row.createdAt.toISOString(),
 });
+
+const duplicate = () => new ConflictError('DUPLICATE_SPAM_KEYWORD', 'The list already holds this keyword.');
 
 /** The admin-managed spam keyword list (the filter itself is `containsSpam`). */
 export class SpamKeywordsService {
@@ -22,19 +25,25 @@ export class SpamKeywordsService {
     return rows.map(toSpamKeyword);
   }
 
-  /** A keyword that normalises like an existing one is a duplicate (409), found by the unique key. */
+  /**
+   * A keyword whose skeleton is an existing keyword's is a duplicate (409). The skeletons are compared from
+   * the keywords as entered (rows stored before BD27 hold an older `normalized` form); the unique key on
+   * `normalized` settles two additions at once.
+   */
   async add(keyword: string): Promise<SpamKeyword> {
-    const normalized = normalizeForSpam(keyword);
+    const normalized = spamSkeleton(keyword);
     if (normalized === '') {
-      throw new ValidationFailedError([{ path: 'body.keyword', message: 'nothing is left once normalised' }]);
+      throw new ValidationFailedError([
+        { path: 'body.keyword', message: 'nothing is left once normalised (a keyword needs a letter or a digit)' },
+      ]);
     }
+    const existing = await this.deps.db.select({ keyword: spamKeyword.keyword }).from(spamKeyword);
+    if (existing.some((row) => keywordSkeleton(row.keyword) === normalized)) throw duplicate();
     try {
       const [row] = await this.deps.db.insert(spamKeyword).values({ keyword, normalized }).returning();
       return toSpamKeyword(row!);
     } catch (error) {
-      if (pgErrorCode(error) === UNIQUE_VIOLATION) {
-        throw new ConflictError('DUPLICATE_SPAM_KEYWORD', 'The list already holds this keyword.');
-      }
+      if (pgErrorCode(error) === UNIQUE_VIOLATION) throw duplicate();
       throw error;
     }
   }

@@ -5,7 +5,8 @@ import { describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { type Caller, test } from '../../test/fixtures.js';
 import { clearBoard, insertPost } from '../posts/board-fixtures.js';
-import { normalizeForSpam } from './normalize.js';
+import { callers } from '../votes/board-test-data.js';
+import { spamSkeleton } from './normalize.js';
 
 const pointsOf = (app: FastifyInstance, memberId: number) =>
   app.db.select().from(pointHistory).where(eq(pointHistory.memberId, memberId));
@@ -43,8 +44,9 @@ describe('spam keyword list (admin)', () => {
 
 describe('the spam filter', () => {
   test('normalises width, case, invisible characters and whitespace', () => {
-    expect(normalizeForSpam('ＦＲＥＥ  Ca\u00adsi\u200bno\n\tNOW')).toBe('free casino now');
-    expect(normalizeForSpam('①Ⓑ')).toBe('1b');
+    expect(spamSkeleton('ＦＲＥＥ  Ca\u00adsi\u200bno\n\tNOW')).toBe('free casino now');
+    // NFKC first (① → 1), then the confusables: the digit 1 reads as l (BD27).
+    expect(spamSkeleton('①Ⓑ')).toBe('lb');
   });
 
   test('a post matching a keyword is stored blocked (SPAM), earns no points, is hidden and reported to admins', async ({
@@ -120,5 +122,46 @@ describe('the spam filter', () => {
       201,
     );
     expect(warning.blocked).toBe(false);
+  });
+});
+
+describe('dodges the filter sees through (decision BD27)', () => {
+  test('spaced, dotted and look-alike spellings of a keyword are blocked; ordinary Korean is not', async ({
+    app,
+    free,
+    admin,
+  }) => {
+    await clearBoard(app);
+    await addKeyword(admin, 'casino');
+    await addKeyword(admin, '대출');
+    await addKeyword(admin, '사기');
+    // Posts are limited to 4 a minute per member (BD21): each post has its own writer.
+    const writers = [free, ...(await callers(app, 7))];
+    const write = async (body: string) =>
+      bodyOf(await writers.pop()!.api.board.createPost({ body: { category: 'community', title: 'Hi', body } }), 201)
+        .blocked;
+    expect(await write('Best c a s i n o in town')).toBe(true);
+    expect(await write('c.a.s.i.n.o, today only')).toBe(true);
+    expect(await write('Visit our с\u0430sin\u043e')).toBe(true); // Cyrillic с, а, о
+    expect(await write('ΚΑΖΙΝΟ? no: CΑSΙΝΟ')).toBe(true); // Greek capitals
+    expect(await write('급전 대 출 가능')).toBe(true);
+    // Korean words that only meet across a space are not a keyword.
+    expect(await write('주식 사 기회를 잡으세요. 오늘 대 출시 예정입니다.')).toBe(false);
+    expect(await write('그 사람은 사, 기회가 없었다고 말했다.')).toBe(false);
+  });
+
+  test('a keyword that only differs by look-alike letters or separators is a duplicate', async ({ app, admin }) => {
+    await clearBoard(app);
+    await addKeyword(admin, 'casino');
+    problemOf(
+      await admin.api.board.addSpamKeyword({ body: { keyword: 'c\u0430sin\u043e' } }),
+      409,
+      'DUPLICATE_SPAM_KEYWORD',
+    );
+    problemOf(
+      await admin.api.board.addSpamKeyword({ body: { keyword: 'c.a.s.i.n.o' } }),
+      409,
+      'DUPLICATE_SPAM_KEYWORD',
+    );
   });
 });
