@@ -20,7 +20,8 @@ const keyOne = await generateKeyPair('RS256');
 const keyTwo = await generateKeyPair('ES256');
 /** Not published, same `kid` as keyOne: a forged signature. */
 const impostorKey = await generateKeyPair('RS256');
-const jwk = async (key: CryptoKey, kid: string, alg: string) => ({ ...(await exportJWK(key)), kid, alg, use: 'sig' });
+type Key = Awaited<ReturnType<typeof generateKeyPair>>['publicKey'];
+const jwk = async (key: Key, kid: string, alg: string) => ({ ...(await exportJWK(key)), kid, alg, use: 'sig' });
 const jwksOne = { keys: [await jwk(keyOne.publicKey, 'one-1', 'RS256')] };
 const jwksTwo = { keys: [await jwk(keyTwo.publicKey, 'two-1', 'ES256')] };
 
