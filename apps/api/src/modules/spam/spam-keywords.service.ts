@@ -37,6 +37,12 @@ export class SpamKeywordsService {
         { path: 'body.keyword', message: 'nothing is left once normalised (a keyword needs a letter or a digit)' },
       ]);
     }
+    // `c++` or `#1` would leave one letter, which nearly every text holds.
+    if ([...normalized].length === 1 && [...keyword.trim()].length > 1) {
+      throw new ValidationFailedError([
+        { path: 'body.keyword', message: 'only one letter or digit is left once normalised' },
+      ]);
+    }
     const existing = await this.deps.db.select({ keyword: spamKeyword.keyword }).from(spamKeyword);
     if (existing.some((row) => keywordSkeleton(row.keyword) === normalized)) throw duplicate();
     try {

@@ -163,5 +163,9 @@ describe('dodges the filter sees through (decision BD27)', () => {
       409,
       'DUPLICATE_SPAM_KEYWORD',
     );
+    // Symbols are separators now: a keyword that keeps one letter only would block nearly everything.
+    problemOf(await admin.api.board.addSpamKeyword({ body: { keyword: 'c++' } }), 400, 'VALIDATION_FAILED');
+    problemOf(await admin.api.board.addSpamKeyword({ body: { keyword: '$$$' } }), 400, 'VALIDATION_FAILED');
+    expect(await addKeyword(admin, '賭')).toMatchObject({ keyword: '賭' });
   });
 });
