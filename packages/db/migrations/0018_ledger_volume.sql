@@ -46,7 +46,23 @@ CREATE FUNCTION ledger_volume_change(members int[], deltas numeric[]) RETURNS vo
 LANGUAGE plpgsql AS $$
 DECLARE
   over_member int;
+  total numeric;
 BEGIN
+  -- One member (nearly every write): plain statements.
+  IF cardinality(members) = 1 THEN
+    IF deltas[1] < 0 THEN
+      UPDATE "ledger_volume" SET "volume" = "volume" + deltas[1] WHERE "member_id" = members[1];
+    ELSIF deltas[1] > 0 THEN
+      INSERT INTO "ledger_volume" ("member_id", "volume") VALUES (members[1], deltas[1])
+      ON CONFLICT ("member_id") DO UPDATE SET "volume" = "ledger_volume"."volume" + excluded."volume"
+      RETURNING "volume" INTO total;
+      IF total > 9007199254740991 THEN
+        RAISE EXCEPTION 'the ledger amounts of member % would add up past 9007199254740991', members[1]
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_volume_safe', TABLE = 'ledger_volume';
+      END IF;
+    END IF;
+    RETURN;
+  END IF;
   UPDATE "ledger_volume" v SET "volume" = v."volume" + d.delta
     FROM unnest(members, deltas) AS d(member_id, delta)
    WHERE v."member_id" = d.member_id AND d.delta < 0;
