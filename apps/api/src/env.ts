@@ -87,7 +87,7 @@ const shape = {
   ...storePushEnvShape,
   ...databaseEnvShape(10),
   /** Fail fast while PostgreSQL is away: a 503 within about 2 s (decision FO1). */
-  ...databaseTimeoutsEnvShape({ connectMs: 1500, acquireMs: 500, statementMs: 30_000 }),
+  ...databaseTimeoutsEnvShape({ connectMs: 1500, acquireMs: 2000, statementMs: 30_000 }),
   HOST: z.string().default('0.0.0.0'),
   PORT: port(3000),
   PUBLIC_URL: httpUrl.optional(),

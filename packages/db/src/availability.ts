@@ -15,6 +15,18 @@ export class DatabaseAcquireTimeoutError extends Error {
 }
 
 /**
+ * Thrown at once, instead of waiting for a connection, while the last attempt to reach the server failed
+ * and every connection is taken (the gate's own circuit; see `ConnectionGate`).
+ */
+export class DatabaseUnreachableError extends Error {
+  readonly code = 'DATABASE_UNREACHABLE';
+  constructor() {
+    super('the database could not be reached just now; not waiting for a connection');
+    this.name = 'DatabaseUnreachableError';
+  }
+}
+
+/**
  * Codes meaning the server cannot be reached or is going away, not that the statement was wrong: socket
  * errors, postgres.js's own connection codes, SQLSTATE class 08 (connection exception), 57P01 admin
  * shutdown, 57P02 crash shutdown, 57P03 cannot connect now (starting up or shutting down), 53300 too many
@@ -37,6 +49,7 @@ const UNAVAILABLE_CODES = new Set([
   'CONNECTION_DESTROYED',
   'CONNECT_TIMEOUT',
   'CONNECTION_ACQUIRE_TIMEOUT',
+  'DATABASE_UNREACHABLE',
   '57P01',
   '57P02',
   '57P03',
@@ -58,8 +71,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** The server was not reached at all (not a statement error, a statement timeout or our own refusal). */
+function isConnectionFailure(error: unknown): boolean {
+  if (!isDatabaseUnavailable(error)) return false;
+  const codes: unknown[] = [];
+  for (let current: unknown = error; current !== null && typeof current === 'object'; ) {
+    codes.push((current as { code?: unknown }).code);
+    current = (current as { cause?: unknown }).cause;
+    if (codes.length > 5) break;
+  }
+  return !codes.some(
+    (code) => code === '57014' || code === 'CONNECTION_ACQUIRE_TIMEOUT' || code === 'DATABASE_UNREACHABLE',
+  );
+}
+
 interface Waiter {
   grant(): void;
+  refuse(error: Error): void;
 }
 
 /**
@@ -67,10 +95,16 @@ interface Waiter {
  * the others wait in order, each at most `timeoutMs`, then fail with `DatabaseAcquireTimeoutError`. A waiter
  * that gave up never reaches the driver, so nothing it asked for runs later. With permits equal to the pool
  * size, an operation that holds a permit finds a connection open or free to open.
+ *
+ * A circuit keeps callers from waiting on a server that is away: once an operation fails to reach it
+ * (connection refused, reset, timed out), the waiting callers fail at once with `DatabaseUnreachableError`,
+ * and so do new callers that find every permit taken, until an operation reaches the server again. Callers
+ * that find a free permit still go ahead: they are the probes that notice the server is back.
  */
 export class ConnectionGate {
   private inUse = 0;
   private readonly waiting: Waiter[] = [];
+  private unreachable = false;
 
   constructor(
     private readonly permits: number,
@@ -80,10 +114,24 @@ export class ConnectionGate {
   async run<T>(operation: () => PromiseLike<T>): Promise<T> {
     await this.acquire();
     try {
-      return await operation();
+      const result = await operation();
+      this.unreachable = false;
+      return result;
+    } catch (error) {
+      this.observe(error);
+      throw error;
     } finally {
       this.release();
     }
+  }
+
+  private observe(error: unknown): void {
+    if (!isConnectionFailure(error)) {
+      this.unreachable = false;
+      return;
+    }
+    this.unreachable = true;
+    for (const waiter of this.waiting.splice(0)) waiter.refuse(new DatabaseUnreachableError());
   }
 
   private acquire(): Promise<void> {
@@ -91,11 +139,16 @@ export class ConnectionGate {
       this.inUse++;
       return Promise.resolve();
     }
+    if (this.unreachable) return Promise.reject(new DatabaseUnreachableError());
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         grant: () => {
           clearTimeout(timer);
           resolve();
+        },
+        refuse: (error) => {
+          clearTimeout(timer);
+          reject(error);
         },
       };
       const timer = setTimeout(() => {

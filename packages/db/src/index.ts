@@ -1,4 +1,9 @@
-export { ConnectionGate, DatabaseAcquireTimeoutError, isDatabaseUnavailable } from './availability';
+export {
+  ConnectionGate,
+  DatabaseAcquireTimeoutError,
+  DatabaseUnreachableError,
+  isDatabaseUnavailable,
+} from './availability';
 export {
   type CreateDbOptions,
   createDb,

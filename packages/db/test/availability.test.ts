@@ -4,7 +4,13 @@ import { DrizzleQueryError } from 'drizzle-orm/errors';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cappedBackoff } from '../src/availability';
-import { createDb, DatabaseAcquireTimeoutError, isDatabaseUnavailable, member } from '../src/index';
+import {
+  createDb,
+  DatabaseAcquireTimeoutError,
+  DatabaseUnreachableError,
+  isDatabaseUnavailable,
+  member,
+} from '../src/index';
 import { migrateDatabase } from '../src/migrate';
 
 /** Issue 17, item 2: bounded waits for a pooled connection and for a statement (decision FO1). */
@@ -129,6 +135,50 @@ describe('createDb timeouts', () => {
       }
     } finally {
       await handle.close(0);
+    }
+  });
+});
+
+describe('the connection gate while the server is away', () => {
+  it('callers waiting for a connection fail at once when an attempt to reach the server fails', async () => {
+    const handle = createDb('postgres://postgres@127.0.0.1:1/nothing', {
+      max: 1,
+      connectTimeout: 1,
+      acquireTimeoutMs: 5000,
+      reconnectBackoffMaxSeconds: 0.25,
+    });
+    try {
+      const began = performance.now();
+      const errors = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          handle.db.execute(sql`select 1`).then(
+            () => null,
+            (rejected: unknown) => rejected,
+          ),
+        ),
+      );
+      // Far below the 5 s acquire timeout: the first refusal releases every waiter.
+      expect(performance.now() - began).toBeLessThan(1000);
+      for (const error of errors) expect(isDatabaseUnavailable(error), String(error)).toBe(true);
+      const causes = errors.map((error) => (error as { cause?: unknown }).cause);
+      expect(causes.some((cause) => cause instanceof DatabaseUnreachableError)).toBe(true);
+    } finally {
+      await handle.close(0);
+    }
+  });
+
+  it('a caller that finds a free connection still tries (and notices the server is back)', async () => {
+    const handle = createDb(url, { max: 1, acquireTimeoutMs: 5000 });
+    try {
+      // A failure to reach the server, as the gate sees it, then the next statement goes through.
+      await expect(
+        handle.db.transaction(async () => {
+          throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+        }),
+      ).rejects.toThrow('ECONNREFUSED');
+      expect(await handle.db.execute(sql`select 1 as one`)).toEqual([{ one: 1 }]);
+    } finally {
+      await handle.close();
     }
   });
 });
