@@ -11,6 +11,7 @@ import health from './plugins/health.js';
 import httpEdge from './plugins/http-edge.js';
 import idempotency from './plugins/idempotency.js';
 import infrastructure from './plugins/infrastructure.js';
+import metrics from './plugins/metrics.js';
 import multipart from './plugins/multipart.js';
 import openapi from './plugins/openapi.js';
 import rateLimit from './plugins/rate-limit.js';
@@ -69,6 +70,7 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   await app.register(errorHandler);
   await app.register(httpEdge, { env });
   await app.register(infrastructure, { env, ...(options.clock ? { clock: options.clock } : {}) });
+  await app.register(metrics);
   await app.register(authentication);
   await app.register(rateLimit);
   await app.register(idempotency);

@@ -90,6 +90,10 @@ const shape = {
   ...databaseTimeoutsEnvShape({ connectMs: 1500, acquireMs: 2000, statementMs: 30_000 }),
   HOST: z.string().default('0.0.0.0'),
   PORT: port(3000),
+  /** `/metrics` (Prometheus) on a listener of its own, never the public port; 0 turns it off (decision O1). */
+  METRICS_PORT: port(9464),
+  /** Where the metrics listener binds; unset: HOST. */
+  METRICS_HOST: z.string().optional(),
   PUBLIC_URL: httpUrl.optional(),
   TRUST_PROXY: trustProxy,
   CORS_ORIGINS: corsOrigins,
@@ -158,6 +162,13 @@ const shape = {
   BOARD_REPORTER_MIN_AGE_DAYS: z.coerce.number().int().min(0).max(3650).default(REPORT_COUNTING_MIN_ACCOUNT_AGE_DAYS),
 };
 
+/** Metrics must never be served on the public port. */
+function metricsOffThePublicPort(env: { PORT: number; METRICS_PORT: number }, context: z.RefinementCtx) {
+  if (env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+    context.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (or be 0: off)' });
+  }
+}
+
 /** The key for new encryptions must be one of the configured keys. */
 function currentKeyIsConfigured(
   env: { ACCOUNT_NUMBER_KEYS: { id: string }[]; ACCOUNT_NUMBER_KEY_ID?: string | undefined },
@@ -184,7 +195,8 @@ export const envSchema = z
     ]),
   )
   .superRefine(refuseTestModeInProduction)
-  .superRefine(currentKeyIsConfigured);
+  .superRefine(currentKeyIsConfigured)
+  .superRefine(metricsOffThePublicPort);
 export type Env = z.output<typeof envSchema>;
 export { InvalidEnvironmentError } from '@nestegg/config';
 

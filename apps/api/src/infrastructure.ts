@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import type postgres from 'postgres';
 import type { Env } from './env.js';
 import { type AttemptStore, MemoryAttemptStore, RedisAttemptStore } from './lib/attempt-store.js';
+import { ApiMetrics } from './lib/metrics.js';
 
 /** Where services read the time, so tests and jobs can set it. */
 export interface Clock {
@@ -23,6 +24,8 @@ export interface Infrastructure {
   attempts: AttemptStore;
   logger: FastifyBaseLogger;
   clock: Clock;
+  /** Instruments services record into (served on METRICS_PORT by the server). */
+  metrics: ApiMetrics;
 }
 
 export interface OpenedInfrastructure {
@@ -35,7 +38,12 @@ export interface OpenedInfrastructure {
  * counters let the request pass), as the spec asks. An unreachable Redis at start is not fatal either;
  * ioredis keeps reconnecting in the background.
  */
-async function connectRedis(url: string, keyPrefix: string, logger: FastifyBaseLogger): Promise<Redis> {
+async function connectRedis(
+  url: string,
+  keyPrefix: string,
+  logger: FastifyBaseLogger,
+  metrics: ApiMetrics,
+): Promise<Redis> {
   const redis = new Redis(url, {
     keyPrefix,
     lazyConnect: true,
@@ -44,7 +52,10 @@ async function connectRedis(url: string, keyPrefix: string, logger: FastifyBaseL
     commandTimeout: 1000,
     connectTimeout: 5000,
   });
-  redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+  redis.on('error', (error) => {
+    metrics.redisErrors.inc();
+    logger.warn({ err: error }, 'redis error');
+  });
   await redis.connect().catch((error: unknown) => logger.error({ err: error }, 'redis is not reachable; retrying'));
   return redis;
 }
@@ -52,7 +63,7 @@ async function connectRedis(url: string, keyPrefix: string, logger: FastifyBaseL
 export async function openInfrastructure(
   env: Env,
   logger: FastifyBaseLogger,
-  options: { applicationName?: string; poolSize?: number; clock?: Clock } = {},
+  options: { applicationName?: string; poolSize?: number; clock?: Clock; runtimeMetrics?: boolean } = {},
 ): Promise<OpenedInfrastructure> {
   const database = createDb(env.DATABASE_URL, {
     max: options.poolSize ?? env.DATABASE_POOL_SIZE,
@@ -61,7 +72,16 @@ export async function openInfrastructure(
   });
   if (!env.REDIS_URL)
     logger.warn('REDIS_URL is not set: sessions use their Postgres backup only, counters live in memory');
-  const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX, logger) : null;
+  // Runtime metrics (event-loop delay, GC, heap) only where they are served: the api, not the command line.
+  const metrics = new ApiMetrics({ runtime: options.runtimeMetrics ?? false });
+  if (database.gate) {
+    metrics.observeConnectionPool(database.gate);
+    database.gate.observer = {
+      waited: (seconds) => metrics.connectionWait.observe(seconds),
+      held: (seconds, outcome) => metrics.operationDuration.observe({ db_system_name: 'postgresql', outcome }, seconds),
+    };
+  }
+  const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX, logger, metrics) : null;
   return {
     infrastructure: {
       env,
@@ -71,6 +91,7 @@ export async function openInfrastructure(
       attempts: redis ? new RedisAttemptStore(redis) : new MemoryAttemptStore(),
       logger,
       clock: options.clock ?? systemClock,
+      metrics,
     },
     async close() {
       if (redis) await redis.quit().catch(() => redis.disconnect());

@@ -2,12 +2,19 @@ import { installProcessFaultPolicy } from '@nestegg/db/process-faults';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { loadEnvOrExit } from './env.js';
+import { createMetricsServer } from './metrics-server.js';
 
 const env = loadEnvOrExit();
 const app = await buildApp(env);
 
+const metricsServer =
+  env.METRICS_PORT === 0
+    ? undefined
+    : createMetricsServer(app.metrics.registry, (err) => app.log.error({ err }, 'metrics scrape failed'));
+
 let closing: Promise<void> | undefined;
 const close = () => {
+  metricsServer?.close();
   closing ??= app.close();
   return closing;
 };
@@ -29,3 +36,9 @@ installProcessFaultPolicy({
 });
 
 await app.listen({ host: env.HOST, port: env.PORT });
+if (metricsServer) {
+  const host = env.METRICS_HOST ?? env.HOST;
+  metricsServer.listen(env.METRICS_PORT, host, () =>
+    app.log.info({ host, port: env.METRICS_PORT }, 'metrics on /metrics'),
+  );
+}

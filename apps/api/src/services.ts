@@ -46,8 +46,16 @@ import { WalletsService } from './modules/wallets/wallets.service.js';
  * same object, so both run the same code the same way.
  */
 export function createServices(infrastructure: Infrastructure) {
-  const { env, db, sql, redis, attempts, logger, clock } = infrastructure;
-  const sessions = new SessionStore({ db, sql, redis, logger, clock, ttlSeconds: env.SESSION_TTL_HOURS * 3600 });
+  const { env, db, sql, redis, attempts, logger, clock, metrics } = infrastructure;
+  const sessions = new SessionStore({
+    db,
+    sql,
+    redis,
+    logger,
+    clock,
+    ttlSeconds: env.SESSION_TTL_HOURS * 3600,
+    recordLookup: (result) => metrics.sessionLookups.inc({ result }),
+  });
   const settings = new AppSettings({ db });
   const accountDeletion = new AccountDeletion({ db, sessions });
   const limits = new AttemptLimits({ attempts, logger, clock });
@@ -55,7 +63,14 @@ export function createServices(infrastructure: Infrastructure) {
     concurrency: env.PASSWORD_HASH_CONCURRENCY,
     maxQueued: env.PASSWORD_HASH_MAX_QUEUED,
     maxWaitMs: env.PASSWORD_HASH_MAX_WAIT_MS,
+    recordWait: (seconds) => metrics.passwordHashWait.observe(seconds),
+    recordShed: (reason) => metrics.shedRequests.inc({ reason }),
   });
+  metrics.observe(
+    'nestegg_password_hash_queue_depth',
+    'Password hashes waiting for a hashing slot',
+    () => hasher.queued,
+  );
   const points = new PointsService({ timeZone: env.APP_TIMEZONE });
   return {
     clock,

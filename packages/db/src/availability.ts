@@ -85,6 +85,11 @@ function isConnectionFailure(error: unknown): boolean {
   );
 }
 
+export interface GateObserver {
+  waited(seconds: number): void;
+  held(seconds: number, outcome: 'ok' | 'error'): void;
+}
+
 interface Waiter {
   grant(): void;
   refuse(error: Error): void;
@@ -102,26 +107,45 @@ interface Waiter {
  * that find a free permit still go ahead: they are the probes that notice the server is back.
  */
 export class ConnectionGate {
-  private inUse = 0;
+  private taken = 0;
   private readonly waiting: Waiter[] = [];
   private unreachable = false;
+  /** Metrics: each operation's wait for a permit, and how long it held one (`outcome`: ok or error). */
+  observer: GateObserver | undefined;
 
   constructor(
     private readonly permits: number,
     private readonly timeoutMs: number,
   ) {}
 
+  /** Permits held (connections in use), operations waiting for one, and the most there are. */
+  get inUse(): number {
+    return this.taken;
+  }
+  get pending(): number {
+    return this.waiting.length;
+  }
+  get size(): number {
+    return this.permits;
+  }
+
   async run<T>(operation: () => PromiseLike<T>): Promise<T> {
+    const asked = performance.now();
     await this.acquire();
+    const granted = performance.now();
+    this.observer?.waited((granted - asked) / 1000);
+    let outcome: 'ok' | 'error' = 'ok';
     try {
       const result = await operation();
       this.unreachable = false;
       return result;
     } catch (error) {
+      outcome = 'error';
       this.observe(error);
       throw error;
     } finally {
       this.release();
+      this.observer?.held((performance.now() - granted) / 1000, outcome);
     }
   }
 
@@ -135,8 +159,8 @@ export class ConnectionGate {
   }
 
   private acquire(): Promise<void> {
-    if (this.inUse < this.permits && this.waiting.length === 0) {
-      this.inUse++;
+    if (this.taken < this.permits && this.waiting.length === 0) {
+      this.taken++;
       return Promise.resolve();
     }
     if (this.unreachable) return Promise.reject(new DatabaseUnreachableError());
@@ -164,7 +188,7 @@ export class ConnectionGate {
   private release(): void {
     const next = this.waiting.shift();
     if (next) next.grant();
-    else this.inUse--;
+    else this.taken--;
   }
 }
 

@@ -50,6 +50,8 @@ export interface DbHandle {
   sql: postgres.Sql;
   /** Closes the pool, waiting at most `timeoutSeconds` (default 5) for running queries. */
   close: (timeoutSeconds?: number) => Promise<void>;
+  /** What bounds the wait for a connection (with `acquireTimeoutMs`): its use and waits, for metrics. */
+  gate: ConnectionGate | null;
 }
 
 type Callback = (client: unknown) => unknown;
@@ -147,6 +149,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   return {
     db,
     sql,
+    gate,
     close: (timeoutSeconds = 5) => sql.end({ timeout: timeoutSeconds }),
   };
 }

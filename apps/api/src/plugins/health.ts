@@ -103,6 +103,7 @@ const neverShed = { pressureHandler: () => undefined };
 export default fp(
   async (app) => {
     app.decorate('readiness', readinessOf(app));
+    app.metrics.observeDependencies(async () => (await app.readiness.check()).checks);
     app.get('/healthz', { config: neverShed }, async () => ({ status: 'ok' }));
     app.get('/readyz', async (request, reply) => {
       const { status, checks, degraded, failed } = await app.readiness.check();

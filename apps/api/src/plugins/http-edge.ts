@@ -22,8 +22,11 @@ async function registerShedding(app: FastifyInstance, env: Env): Promise<void> {
     maxEventLoopUtilization: env.OVERLOAD_MAX_EVENT_LOOP_UTILIZATION,
     eventLoopUtilizationMode: 'interval',
     maxHeapUsedBytes: env.OVERLOAD_MAX_HEAP_USED_BYTES || Math.floor(getHeapStatistics().heap_size_limit * 0.9),
-    retryAfter: 5,
-    customError: OverloadedError,
+    // Counted by the signal that shed the request (`eventLoopDelay`, `heapUsedBytes`), then answered 503.
+    pressureHandler: (request, _reply, type) => {
+      request.server.metrics?.shedRequests.inc({ reason: String(type) });
+      return Promise.reject(new OverloadedError());
+    },
   });
 }
 

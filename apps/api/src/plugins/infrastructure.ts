@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type postgres from 'postgres';
 import type { Env } from '../env.js';
 import { type Clock, openInfrastructure } from '../infrastructure.js';
+import type { ApiMetrics } from '../lib/metrics.js';
 import { createServices, type Services } from '../services.js';
 
 declare module 'fastify' {
@@ -13,16 +14,21 @@ declare module 'fastify' {
     /** The fast store; null when the api runs without REDIS_URL (sessions then live in Postgres only). */
     redis: Redis | null;
     services: Services;
+    metrics: ApiMetrics;
   }
 }
 
 /** Opens the connections once, builds the services on them, and closes the connections with the app. */
 export default fp<{ env: Env; clock?: Clock }>(
   async (app, { env, clock }) => {
-    const { infrastructure, close } = await openInfrastructure(env, app.log, clock ? { clock } : {});
+    const { infrastructure, close } = await openInfrastructure(env, app.log, {
+      ...(clock ? { clock } : {}),
+      runtimeMetrics: env.METRICS_PORT !== 0,
+    });
     app.decorate('db', infrastructure.db);
     app.decorate('sql', infrastructure.sql);
     app.decorate('redis', infrastructure.redis);
+    app.decorate('metrics', infrastructure.metrics);
     const services = createServices(infrastructure);
     app.decorate('services', services);
     await services.sessions.start();

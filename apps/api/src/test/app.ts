@@ -28,6 +28,8 @@ export function testEnvironment(
     // A busy event loop in a test process is the test runner, not traffic: no shedding on it.
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
     OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: '0',
+    // Tests build apps without listening; the metrics test turns runtime metrics on itself.
+    METRICS_PORT: '0',
     ...overrides,
   });
 }

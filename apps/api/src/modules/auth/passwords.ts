@@ -24,6 +24,9 @@ export interface PasswordHasherOptions {
   maxQueued: number;
   /** How long a hash may wait for its turn before it is shed. */
   maxWaitMs: number;
+  /** Metrics: how long each hash waited for its turn, and each one shed (`queue_full`, `wait`). */
+  recordWait?: (seconds: number) => void;
+  recordShed?: (reason: 'password_hash_queue_full' | 'password_hash_wait') => void;
 }
 
 /**
@@ -92,21 +95,34 @@ export class PasswordHasher {
     }
   }
 
+  /** Hashes waiting for their turn (metrics). */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   private turn(): Promise<void> {
+    const { recordWait, recordShed } = this.options;
     if (this.running < this.options.concurrency) {
       this.running += 1;
+      recordWait?.(0);
       return Promise.resolve();
     }
-    if (this.waiting.length >= this.options.maxQueued) return Promise.reject(new PasswordQueueFullError());
+    if (this.waiting.length >= this.options.maxQueued) {
+      recordShed?.('password_hash_queue_full');
+      return Promise.reject(new PasswordQueueFullError());
+    }
+    const queuedAt = performance.now();
     return new Promise((resolve, reject) => {
       const entry = {
         start: () => {
           clearTimeout(entry.timer);
           this.running += 1;
+          recordWait?.((performance.now() - queuedAt) / 1000);
           resolve();
         },
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(entry), 1);
+          recordShed?.('password_hash_wait');
           reject(new PasswordQueueFullError());
         }, this.options.maxWaitMs),
       };

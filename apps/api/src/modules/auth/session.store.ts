@@ -51,7 +51,15 @@ export interface SessionStoreDeps {
   clock: Clock;
   /** Idle lifetime of a session without rememberMe. */
   ttlSeconds: number;
+  /** Counts each lookup by how it was answered (metrics). */
+  recordLookup?: (result: SessionLookupResult) => void;
 }
+
+/**
+ * `cache_hit`: from Redis; `cache_miss`: not in Redis, read from the PostgreSQL backup; `cache_error`: Redis
+ * failed, read from the backup; `backup`: the cache is off or not trusted (no Redis, invalidations pending).
+ */
+export type SessionLookupResult = 'cache_hit' | 'cache_miss' | 'cache_error' | 'backup';
 
 export interface OpenSessionOptions {
   rememberMe: boolean;
@@ -240,8 +248,13 @@ export class SessionStore {
 
   async resolve(token: string): Promise<ActiveSession | null> {
     const tokenHash = hashToken(token);
-    const touched = this.cacheTrusted ? await this.touchCache(tokenHash) : null;
-    if (touched?.[0] !== 'hit') return this.restoreFromBackup(tokenHash, touched?.[1]);
+    const trusted = this.cacheTrusted;
+    const touched = trusted ? await this.touchCache(tokenHash) : null;
+    if (touched?.[0] !== 'hit') {
+      this.deps.recordLookup?.(!trusted ? 'backup' : touched === null ? 'cache_error' : 'cache_miss');
+      return this.restoreFromBackup(tokenHash, touched?.[1]);
+    }
+    this.deps.recordLookup?.('cache_hit');
     const cached = JSON.parse(touched[1]) as CachedSession;
     const session = activeSession(tokenHash, cached);
     return touched[2] === 1 ? this.slideCachedSession(session) : session;
