@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
+import type { Registry } from 'prom-client';
 
 /**
  * `/healthz`: liveness, answered without touching the database (a database blip must not make the
- * orchestrator restart every worker). `/readyz`: the worker's database answers.
+ * orchestrator restart every worker). `/readyz`: the worker's database answers. `/metrics`: Prometheus text
+ * exposition of `metrics`, when given.
  */
-export function createHealthServer(isReady: () => Promise<boolean>): Server {
+export function createHealthServer(isReady: () => Promise<boolean>, metrics?: Registry): Server {
   return createServer((request, response) => {
     const send = (status: number, body: object) => {
       response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -15,6 +17,16 @@ export function createHealthServer(isReady: () => Promise<boolean>): Server {
     if (path === '/readyz') {
       void isReady().then((ready) =>
         ready ? send(200, { status: 'ready' }) : send(503, { status: 'unavailable', failed: ['database'] }),
+      );
+      return;
+    }
+    if (path === '/metrics' && metrics) {
+      metrics.metrics().then(
+        (text) => {
+          response.writeHead(200, { 'content-type': metrics.contentType });
+          response.end(text);
+        },
+        () => send(500, { status: 'metrics failed' }),
       );
       return;
     }

@@ -8,7 +8,7 @@ const env = loadEnvOrExit();
 const logger = createLogger(env);
 const worker = await startWorker(env, logger);
 
-const health = createHealthServer(() => worker.isReady());
+const health = createHealthServer(() => worker.isReady(), worker.metrics.registry);
 health.listen(env.WORKER_HEALTH_PORT, env.WORKER_HOST, () =>
   logger.info({ port: env.WORKER_HEALTH_PORT }, 'worker health endpoints listening (/healthz, /readyz)'),
 );

@@ -14,10 +14,14 @@ import type { Logger } from 'pino';
 import type { WorkerEnv } from './env.js';
 import { scheduledJobs } from './jobs/index.js';
 import type { JobContext, ScheduledJob } from './jobs/job.js';
-import { StoreInbox } from './jobs/store-notifications.js';
+import { RECURRING_POSTING_QUEUE } from './jobs/recurring-posting.js';
+import { STORE_NOTIFICATION_QUEUE, StoreInbox } from './jobs/store-notifications.js';
+import { WorkerMetrics } from './metrics.js';
 
 export interface Worker {
   boss: PgBoss;
+  /** Served on the health listener's `/metrics`. */
+  metrics: WorkerMetrics;
   /** The store notification inbox (tests dispatch and inspect it). */
   inbox: StoreInbox;
   /** Whether the worker's database answers (readiness; liveness never touches the database). */
@@ -30,6 +34,8 @@ const READY_TIMEOUT_MS = 2000;
 export interface WorkerOptions {
   /** Where jobs read the time (tests set it). */
   clock?: Clock;
+  /** Runtime metrics (event loop, GC, heap): on where they are served (default on). */
+  runtimeMetrics?: boolean;
   /** Job engine settings a test may tighten (e.g. `cronMonitorIntervalSeconds`). */
   boss?: Pick<ConstructorOptions, 'cronMonitorIntervalSeconds' | 'cronWorkerIntervalSeconds'>;
 }
@@ -47,11 +53,18 @@ function membershipSync(env: WorkerEnv, db: Database, clock: Clock, logger: Logg
   return { store, sync: new MembershipSync({ db, store, catalog, clock, logger, testMode: env.BILLING_TEST_MODE }) };
 }
 
-async function register(boss: PgBoss, job: ScheduledJob, env: WorkerEnv, context: JobContext): Promise<void> {
+async function register(
+  boss: PgBoss,
+  job: ScheduledJob,
+  env: WorkerEnv,
+  context: JobContext,
+  metrics: WorkerMetrics,
+): Promise<void> {
   await boss.createQueue(job.queue);
   await boss.schedule(job.queue, job.cron(env), null, { tz: env.JOBS_TIMEZONE });
   await boss.work(job.queue, async () => {
-    const summary = await job.run(context, env);
+    const summary = await metrics.time(job.queue, () => job.run(context, env));
+    if (job.queue === RECURRING_POSTING_QUEUE) metrics.recurringPostings.inc(Number(summary.posted ?? 0));
     context.logger.info({ job: job.queue, ...summary }, 'job done');
   });
 }
@@ -87,7 +100,16 @@ export async function startWorker(env: WorkerEnv, logger: Logger, options: Worke
 
   const clock: Clock = options.clock ?? { now: () => new Date() };
   const { store, sync } = membershipSync(env, database.db, clock, logger);
-  const inbox = new StoreInbox({ db: database.db, sql: database.sql, boss, sync, logger, now: () => clock.now() });
+  const metrics = new WorkerMetrics(database.db, { runtime: options.runtimeMetrics ?? true });
+  const inbox = new StoreInbox({
+    db: database.db,
+    sql: database.sql,
+    boss,
+    sync,
+    logger,
+    now: () => clock.now(),
+    timeRun: (run) => metrics.time(STORE_NOTIFICATION_QUEUE, run),
+  });
   const context: JobContext = {
     db: database.db,
     logger,
@@ -95,12 +117,13 @@ export async function startWorker(env: WorkerEnv, logger: Logger, options: Worke
     timeZone: env.APP_TIMEZONE,
     membership: { sync, store, dispatchInbox: () => inbox.dispatch() },
   };
-  for (const job of scheduledJobs) await register(boss, job, env, context);
+  for (const job of scheduledJobs) await register(boss, job, env, context, metrics);
   await inbox.start(env);
 
   logger.info({ jobs: scheduledJobs.map((job) => job.queue) }, 'billing worker started');
   return {
     boss,
+    metrics,
     inbox,
     async isReady() {
       const timeout = new Promise<false>((resolve) => setTimeout(resolve, READY_TIMEOUT_MS, false).unref());

@@ -4,6 +4,7 @@ export * from './fixtures.js';
 export * from './ports.js';
 export * from './postgres.js';
 export * from './private-postgres.js';
+export * from './prometheus.js';
 export * from './redis.js';
 export * from './redis-server.js';
 export * from './tcp-proxy.js';

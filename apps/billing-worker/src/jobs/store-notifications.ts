@@ -29,6 +29,8 @@ export interface StoreInboxDeps {
   sync: MembershipSync;
   logger: Logger;
   now: () => Date;
+  /** Wraps each notification's processing (metrics: runs, failures, durations). */
+  timeRun?: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
 /** pg-boss statements run inside our transaction, so a notification is dispatched exactly once. */
@@ -75,7 +77,10 @@ export class StoreInbox {
         notifyPollingIntervalSeconds: 2,
       },
       // includeMetadata: the job carries its retryLimit, so the last attempt is known.
-      async ([job]) => this.process(job as JobWithMetadata<NotificationJob>),
+      async ([job]) => {
+        const run = () => this.process(job as JobWithMetadata<NotificationJob>);
+        return this.deps.timeRun ? this.deps.timeRun(run) : run();
+      },
     );
     const listening = await this.deps.sql.listen(STORE_INBOX_CHANNEL, () => void this.dispatch());
     this.unlisten = listening.unlisten;
