@@ -66,8 +66,9 @@ export class ConflictError extends AppError {
 export class RateLimitedError extends AppError {
   constructor(retryAfterSeconds: number) {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    // The widespread X-RateLimit-* pair on every 429 (decision O5); @fastify/rate-limit adds the limit itself.
     super(429, 'RATE_LIMITED', `Too many attempts. Try again in ${seconds} seconds.`, {
-      headers: { 'retry-after': String(seconds) },
+      headers: { 'retry-after': String(seconds), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(seconds) },
     });
   }
 }

@@ -47,7 +47,14 @@ export default fp<{ env: Env }>(
       origin: env.CORS_ORIGINS,
       methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
       allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-request-id'],
-      exposedHeaders: ['retry-after', 'x-request-id', 'location'],
+      exposedHeaders: [
+        'retry-after',
+        'x-request-id',
+        'location',
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'x-ratelimit-reset',
+      ],
       maxAge: CORS_MAX_AGE_SECONDS,
     });
     await registerShedding(app, env);

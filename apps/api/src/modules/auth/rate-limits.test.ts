@@ -27,6 +27,8 @@ describe('login failure limit: 10 per 10 minutes per IP', () => {
     const retryAfter = Number(blocked.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(500);
     expect(retryAfter).toBeLessThanOrEqual(600);
+    expect(blocked.headers['x-ratelimit-remaining']).toBe('0');
+    expect(blocked.headers['x-ratelimit-reset']).toBe(String(retryAfter));
     expect((await login(app.current, email, password, '10.2.0.2')).statusCode).toBe(200);
   });
 
@@ -199,6 +201,21 @@ describe('sign-up limit: 5 per hour per IP', () => {
     expect(blocked.json().code).toBe('RATE_LIMITED');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(3000);
     expect((await signup('10.4.0.2')).statusCode).toBe(201);
+  });
+
+  it('says the limit, what remains and when it resets, on successes and on the 429 (decision O5)', async () => {
+    const first = await signup('10.4.0.4');
+    expect(first.statusCode).toBe(201);
+    expect(first.headers['x-ratelimit-limit']).toBe('5');
+    expect(first.headers['x-ratelimit-remaining']).toBe('4');
+    expect(Number(first.headers['x-ratelimit-reset'])).toBeGreaterThan(3000);
+    for (let attempt = 0; attempt < 4; attempt += 1) await signup('10.4.0.4');
+    const blocked = await signup('10.4.0.4');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['x-ratelimit-limit']).toBe('5');
+    expect(blocked.headers['x-ratelimit-remaining']).toBe('0');
+    expect(Number(blocked.headers['x-ratelimit-reset'])).toBeGreaterThan(3000);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(3000);
   });
 
   it('counts in Redis under a key that names the limit and the address', async () => {
