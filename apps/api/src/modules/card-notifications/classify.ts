@@ -2,9 +2,9 @@
 const NOT_AN_APPROVAL: readonly RegExp[] = [
   /[[(]광고[\])]|^광고/, // advertising
   /인증\s?번호|인증\s?코드|verification code|\bOTP\b/i, // one-time codes
-  /결제\s?예정|결제일|결제금액\s?\(|청구\s?(?:금액|예정|안내)|이용대금|명세서|납부\s?(?:예정|안내|금액)/, // bills
-  /승인\s?거절|거절|declined/i, // declined: nothing was spent
-  /(?<!체크카드)출금|입금|이체|송금|(?<![가-힣])지급(?!가능)|\bACH\b/, // bank account movements
+  /결제\s?예정|결제일|결제금액\s?\(|결제\s?대금|청구\s?(?:금액|예정|안내)|이용대금|명세서|납부\s?(?:예정|안내|금액)/, // bills
+  /승인\s?거절|거절|결제\s?실패|declined/i, // declined: nothing was spent
+  /(?<!체크카드)출금|입금|이체|송금|인출|(?<![가-힣])지급(?!가능)|\bACH\b/, // bank account movements
   /주문\s?완료/, // a shop's order receipt, not the issuer's approval
   /요율|단가\s?안내/, // carrier tariff notices
 ];
@@ -29,7 +29,13 @@ export function hasApprovalSignal(text: string, hasCardLabel: boolean): boolean 
   return hasCardLabel && CARD_WORD.test(text) && DATE_MENTION.test(text);
 }
 
-const CANCELLATION_WORDS = /취소|환불|cancel|refund|revers/i;
+/**
+ * A cancellation status, not a word inside a merchant name: 취소 standing alone (취소, [승인취소], 카드결제취소\n),
+ * glued after 승인, or followed by the verb or noun of a status (취소완료, 취소되었어요, 취소했어요, 취소금액, 취소일시).
+ * "취소전문점" is a shop: 취소 followed by other letters is part of a name (CN10).
+ */
+const CANCELLATION_WORDS =
+  /승인\s?취소|취소(?![\p{L}])|취소(?=완료|되|됐|했|처리|승인|금액|일시|내역|접수)|환불(?![\p{L}])|cancel|refund|revers/iu;
 
 export function isCancellation(text: string, negativeAmount: boolean): boolean {
   return negativeAmount || CANCELLATION_WORDS.test(text);

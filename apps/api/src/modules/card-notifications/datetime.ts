@@ -1,4 +1,4 @@
-import type { Scratch } from './scratch';
+import type { RegexHit, Scratch } from './scratch';
 
 /** Clock parts as written in the text; any of them may be missing. */
 export interface WrittenDateTime {
@@ -7,6 +7,8 @@ export interface WrittenDateTime {
   day?: number;
   hour?: number;
   minute?: number;
+  /** Where the date or time was written (the first one read), for the merchant's position rule. */
+  span?: { start: number; end: number };
 }
 
 const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -36,17 +38,23 @@ export function takeWrittenDateTime(scratch: Scratch): WrittenDateTime {
     const hit = scratch.take(format);
     if (hit) {
       takeDateOnlyMentions(scratch);
-      return toNumbers(hit.groups);
+      return { ...toNumbers(hit.groups), span: spanOf(hit) };
     }
   }
   const datesOnly = takeDateOnlyMentions(scratch);
-  if (datesOnly > 0) return {};
+  const first = datesOnly[0];
+  if (first) return { span: spanOf(first) };
   const time = scratch.take(TIME_ONLY);
-  return time ? toNumbers(time.groups) : {};
+  return time ? { ...toNumbers(time.groups), span: spanOf(time) } : {};
 }
 
-function takeDateOnlyMentions(scratch: Scratch): number {
-  return DATE_ONLY_FORMATS.reduce((count, format) => count + scratch.takeAll(format).length, 0);
+function spanOf(hit: RegexHit): { start: number; end: number } {
+  return { start: hit.start, end: hit.end };
+}
+
+/** Every date written without a clock time, in text order. */
+function takeDateOnlyMentions(scratch: Scratch): RegexHit[] {
+  return DATE_ONLY_FORMATS.flatMap((format) => scratch.takeAll(format)).sort((left, right) => left.start - right.start);
 }
 
 function toNumbers(groups: Record<string, string | undefined>): WrittenDateTime {

@@ -26,8 +26,17 @@ const ISSUER_ALIASES: readonly IssuerAlias[] = [
   { company: 'KB국민', label: new RegExp(`\\[?KB\\*?${CARD_WORD}\\]?|\\[KB\\]|국민${CARD_WORD}|국민(?=\\d{4})`) },
   { company: '신한', label: new RegExp(`\\[?신한${CARD_WORD}?\\]?|Shinhan`, 'i') },
   { company: '삼성', label: /\[?삼성(?:가족|법인|체크)?(?:카드)?\]?|Samsung\s?Card/i },
-  { company: '현대', label: /\[?현대카드[A-Z]?\]?|현대(?=\s?(?:\d{4}|ZERO|체크|승인))|스마일카드|Hyundai\s?Card/i },
-  { company: '롯데', label: new RegExp(`\\[?롯데${CARD_WORD}\\]?|롯데(?=[\\s\\d(])`) },
+  {
+    company: '현대',
+    // "현대 대한항공030 승인", "현대 ZERO Edition2 승인": the issuer, then a product name, then the status word.
+    label:
+      /\[?현대카드[A-Z]?\]?|현대(?=\s?(?:\d{4}|ZERO|체크|승인))|현대(?=\s[^\n]{1,24}?\s(?:승인|취소|해외승인)(?![가-힣]))|스마일카드|Hyundai\s?Card/i,
+  },
+  {
+    company: '롯데',
+    // LOCA is 롯데카드's product line: "LOCA LIKIT 2.0(7*2*)", "LOCA 365", "LOCA".
+    label: new RegExp(`\\[?롯데${CARD_WORD}\\]?|롯데(?=[\\s\\d(])|\\bLOCA\\b(?:[ \\t][A-Za-z0-9.+]+)*`),
+  },
   {
     company: '하나',
     label: new RegExp(

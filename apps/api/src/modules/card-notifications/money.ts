@@ -1,10 +1,13 @@
-import { findFirst, type Scratch } from './scratch';
+import { findFirst, type RegexHit, type Scratch } from './scratch';
 
 export interface TransactionMoney {
   currency: string;
   /** Digits as written, grouping commas removed. */
   digits: string;
   negative: boolean;
+  /** Where the amount was written, for the merchant's position rule. */
+  start: number;
+  end: number;
 }
 
 const NUMBER = String.raw`\d[\d,]*(?:\.\d+)?`;
@@ -28,6 +31,9 @@ const CUMULATIVE = /(?:총\s?)?(?:누적|누계)(?:금액|사용액|액)?\s*[:-]
 
 /** Balances and limits are not running totals: 잔액, 지급가능액, 이용가능한도, 한도. */
 const BALANCE = /(?:잔액|지급가능액|이용가능(?:금액|한도)|잔여한도|한도|가능액)\s*:?\s*-?\d[\d,]*\s?원?/g;
+
+/** Part of the amount paid from a local-currency or voucher balance: "(지역화폐 8,000원 사용)". Not the paid amount. */
+const LOCAL_CURRENCY_USE = /\((?:지역화폐|지역상품권|온누리상품권|[가-힣]{1,6}페이)\s?-?\d[\d,]*\s?원\s?사용\)/g;
 
 /** Rewards next to an amount (6원 캐시백, 1,000원 적립) are not the paid amount. */
 const REWARD = /\d[\d,]*\s?원\s?(?:캐시백|적립|할인)/g;
@@ -53,6 +59,7 @@ export function takeCumulativeAmount(scratch: Scratch): number | null {
   const hit = scratch.take(CUMULATIVE);
   scratch.takeAll(BALANCE);
   scratch.takeAll(REWARD);
+  scratch.takeAll(LOCAL_CURRENCY_USE);
   return hit ? toSafeWholeNumber(hit.groups.value) : null;
 }
 
@@ -60,10 +67,10 @@ export function takeCumulativeAmount(scratch: Scratch): number | null {
 export function takeTransactionMoney(scratch: Scratch): TransactionMoney | null {
   for (const format of FOREIGN_FORMATS) {
     const hit = scratch.take(format);
-    if (hit) return fromHit(hit.groups, codeOf(hit.groups.code));
+    if (hit) return fromHit(hit, codeOf(hit.groups.code));
   }
   const won = scratch.take(WON) ?? takeBareAmount(scratch);
-  return won ? fromHit(won.groups, 'KRW') : null;
+  return won ? fromHit(won, 'KRW') : null;
 }
 
 function takeBareAmount(scratch: Scratch) {
@@ -76,14 +83,17 @@ function codeOf(written: string | undefined): string {
   return SYMBOLS[written] ?? written;
 }
 
-function fromHit(groups: Record<string, string | undefined>, currency: string): TransactionMoney {
-  return { currency, digits: (groups.value ?? '').replaceAll(',', ''), negative: groups.sign === '-' };
+function fromHit(hit: RegexHit, currency: string): TransactionMoney {
+  const { groups } = hit;
+  const digits = (groups.value ?? '').replaceAll(',', '');
+  return { currency, digits, negative: groups.sign === '-', start: hit.start, end: hit.end };
 }
 
 /** Whole KRW as a safe positive integer, else null. */
 export function wholeWon(money: TransactionMoney): number | null {
   if (money.currency !== 'KRW') return null;
-  const value = toSafeWholeNumber(money.digits);
+  // "KRW 13,500.00": a won amount printed with zero decimals is still whole.
+  const value = toSafeWholeNumber(money.digits.replace(/\.0+$/, ''));
   return value !== null && value > 0 ? value : null;
 }
 

@@ -1,7 +1,8 @@
 import { hasApprovalSignal, isCancellation, isNeverAnApproval } from './classify';
 import { resolveOccurredAt, takeWrittenDateTime } from './datetime';
 import { findIssuerLabel, findLabelOccurrences, type IssuerLabel } from './issuers';
-import { englishMerchant, pickMerchant } from './merchant';
+import { takeFieldLabels, takeNamedMerchant } from './labels';
+import { type Anchor, englishMerchant, pickMerchant } from './merchant';
 import { type TransactionMoney, takeCumulativeAmount, takeTransactionMoney, wholeWon } from './money';
 import { containsHangul, normalizeNotification } from './normalize';
 import { Scratch } from './scratch';
@@ -44,6 +45,7 @@ function readTransaction(
 ): ParsedCardNotification | null {
   const scratch = new Scratch(normalized);
   const labelEnds = label ? takeLabels(scratch, label) : [];
+  const namedMerchant = takeNamedMerchant(scratch);
   const cardLast4 = takeCardLast4(scratch, labelEnds);
   const written = takeWrittenDateTime(scratch);
   const cumulativeAmount = takeCumulativeAmount(scratch);
@@ -53,6 +55,8 @@ function readTransaction(
   takeCardMasks(scratch, labelEnds);
   takeStatusAndFillerWords(scratch);
   takeHolderNames(scratch);
+  takeFieldLabels(scratch);
+  const anchors = [written.span, money].filter((anchor): anchor is Anchor => anchor !== undefined);
 
   return {
     ignored: false,
@@ -62,7 +66,7 @@ function readTransaction(
     amount: wholeWon(money),
     currency: money.currency,
     originalAmount: originalAmountOf(money),
-    merchant: readMerchant(normalized, scratch, label),
+    merchant: namedMerchant ?? readMerchant(normalized, scratch, label, anchors),
     installmentMonths,
     occurredAt: resolveOccurredAt(written, options.receivedAt, options.timeZone ?? DEFAULT_TIME_ZONE),
     cumulativeAmount,
@@ -76,19 +80,36 @@ function takeLabels(scratch: Scratch, label: IssuerLabel): number[] {
   return occurrences.map((hit) => hit.end);
 }
 
-function readMerchant(normalized: string, scratch: Scratch, label: IssuerLabel | null): string | null {
-  if (!containsHangul(normalized)) return englishMerchant(normalized);
-  return pickMerchant(scratch, headerOnlyLine(normalized, label));
+function readMerchant(
+  normalized: string,
+  scratch: Scratch,
+  label: IssuerLabel | null,
+  anchors: readonly Anchor[],
+): string | null {
+  const english = englishMerchant(normalized);
+  if (english !== null || !containsHangul(normalized)) return english;
+  return pickMerchant(scratch, anchors, headerLines(normalized, label));
 }
 
 const AMOUNT_OR_CLOCK = /\d\s?원|\d{1,2}[/:.]\d{2}|\d{1,2}월|[A-Z]{3}\s?\d|\$\s?\d/;
+/** A sender's bracketed header opening the text: "[회사명] 승인", "[카카오뱅크] 카드결제", "[MY COMPANY] 해외승인". */
+const BRACKETED_HEADER = /^\[[^\]\n]+\]/;
 
-/** The line of the card label when it carries no amount and no time (a heading such as "현대 ZERO 승인"). */
-function headerOnlyLine(normalized: string, label: IssuerLabel | null): number | null {
-  if (!label) return null;
-  const lineIndex = normalized.slice(0, label.hit.start).split('\n').length - 1;
-  const line = normalized.split('\n')[lineIndex] ?? '';
-  return AMOUNT_OR_CLOCK.test(line) ? null : lineIndex;
+/**
+ * Lines that name the card or the sender, never the merchant, when they carry no amount and no time: the
+ * line of the card label ("현대 ZERO 승인", "네이버 현대카드 승인", "현대 대한항공030 승인") and a bracketed
+ * header on the first line ("[회사명] 승인").
+ */
+function headerLines(normalized: string, label: IssuerLabel | null): Set<number> {
+  const lines = normalized.split('\n');
+  const excluded = new Set<number>();
+  if (label) {
+    const lineIndex = normalized.slice(0, label.hit.start).split('\n').length - 1;
+    if (!AMOUNT_OR_CLOCK.test(lines[lineIndex] ?? '')) excluded.add(lineIndex);
+  }
+  const first = lines[0] ?? '';
+  if (BRACKETED_HEADER.test(first) && !AMOUNT_OR_CLOCK.test(first)) excluded.add(0);
+  return excluded;
 }
 
 function originalAmountOf(money: TransactionMoney): string | null {

@@ -43,16 +43,27 @@ export class Scratch {
     return hits;
   }
 
-  /** Unread fragments, each with the index of the line it sits on. */
-  fragments(): Array<{ line: number; text: string }> {
-    return this.text.split('\n').flatMap((line, lineIndex) =>
-      line
-        .split(new RegExp(`${CONSUMED}+`))
-        .map((text) => ({ line: lineIndex, text }))
-        .filter((fragment) => fragment.text.trim().length > 0),
-    );
+  /** Unread fragments in text order, each with the index of its line and its position in the text. */
+  fragments(): Fragment[] {
+    const fragments: Fragment[] = [];
+    for (const match of this.text.matchAll(UNREAD_RUN)) {
+      const start = match.index ?? 0;
+      const line = this.text.slice(0, start).split('\n').length - 1;
+      fragments.push({ line, text: match[0], start, end: start + match[0].length });
+    }
+    return fragments.filter((fragment) => fragment.text.trim().length > 0);
   }
 }
+
+export interface Fragment {
+  line: number;
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** A run of unread characters within one line. */
+const UNREAD_RUN = new RegExp(`[^${CONSUMED}\n]+`, 'g');
 
 export function findFirst(text: string, pattern: RegExp): RegexHit | null {
   const flags = pattern.flags.replace('g', '');

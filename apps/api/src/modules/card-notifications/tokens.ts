@@ -1,4 +1,4 @@
-import type { Scratch } from './scratch';
+import { CONSUMED, type Scratch } from './scratch';
 
 const MIN_MONTHS = 2;
 const MAX_MONTHS = 24;
@@ -31,11 +31,13 @@ export function takeInstallmentMonths(scratch: Scratch): number | null {
 }
 
 /** Four card digits, one pattern per layout. The first applies right after the card label. */
-const LAST4_AFTER_LABEL = /^\]?\s?(?:승인|취소|해외승인)?\s?(?<last4>\d{4})(?![\d,.:/*원])/;
+const LAST4_AFTER_LABEL = /^\]?\s?(?:승인|취소|해외승인)?\s?(?<last4>\d{4})(?![\d,.:/*원-])/; // not a phone number: [신한카드 1544-7000]
 const LAST4_FORMATS: readonly RegExp[] = [
   /\((?<last4>\d{4})\)/, // 신한카드(1054)승인, 홍*동(1234)
   /(?:신용|체크)\s(?<last4>\d{4})(?![\d,.:/*원])/, // KB Pay: 신용 1234
-  /card ending (?:in |with )?(?<last4>\d{4})\b/i, // card ending in 1234 ("account ending" is not a card)
+  /(?<=^|\n)(?<last4>\d{4})\s(?=[가-힣*]{2,5}님)/, // corporate cards: [회사명] 승인 / 9427 김*환님
+  /card ending (?:in |with )?\d?(?<last4>\d{4})\b/i, // card ending in 1234, Amex "ending in 12345" ("account ending" is not a card)
+  /\bCard (?<last4>\d{4})(?=\s)/, // U.S. Bank: PURCHASE SKYPASS Visa Signature® Card 2901 …
 ];
 
 /** A card number shown as a mask (1*8*, (2*6*), 1234*5678*, 078501**554) or a short id in brackets ((17)). */
@@ -114,8 +116,17 @@ const PROMOTION_NOISE: readonly RegExp[] = [
   /\(\d+건\)/g,
 ];
 
+/**
+ * Status words are read where the issuer writes them: glued to text already read (신한카드정상승인강대권님,
+ * 삼성0163취소) or standing alone. A status word followed by more letters that nobody read is the start of a
+ * name ("취소전문점" is a shop), so it stays for the merchant.
+ */
 export function takeStatusAndFillerWords(scratch: Scratch): void {
-  const status = new RegExp(`${NOT_A_LETTER_BEFORE}(?:${STATUS_WORDS.join('|')})`, 'gu');
+  const words = STATUS_WORDS.join('|');
+  const status = new RegExp(
+    `(?<=${CONSUMED})(?:${words})|${NOT_A_LETTER_BEFORE}(?:${words})(?:${NOT_A_LETTER_AFTER}|(?=${CONSUMED}))`,
+    'gu',
+  );
   const filler = new RegExp(`${NOT_A_LETTER_BEFORE}(?:${FILLER_WORDS.join('|')})${NOT_A_LETTER_AFTER}`, 'gu');
   scratch.takeAll(status);
   scratch.takeAll(filler);

@@ -4,6 +4,7 @@ import type { CorpusEntry } from './helpers';
 import { ignoredEntries } from './ignored';
 import { kakaoEntries } from './kakao';
 import { projectEntries } from './projects';
+import { structureEntries } from './structures';
 import { wyvernyEntries } from './wyverny';
 
 export type { Channel, CorpusEntry } from './helpers';
@@ -15,5 +16,6 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...wyvernyEntries,
   ...projectEntries,
   ...appAndAbroadEntries,
+  ...structureEntries,
   ...ignoredEntries,
 ];
