@@ -46,6 +46,12 @@ describe('error handler', () => {
       scope.get('/api/probe/conflict', async () => {
         throw new ConflictError('EMAIL_TAKEN', 'That name is taken.');
       });
+      scope.get('/api/probe/wrapped-conflict', async () => {
+        // As drizzle wraps what a query's hook threw: "Failed query: …" with the typed error as its cause.
+        throw new Error('Failed query: update idempotency_key set … params: 7,secret-key', {
+          cause: new ConflictError('IDEMPOTENCY_KEY_IN_USE', 'Another request holds this key.'),
+        });
+      });
     });
   });
 
@@ -89,6 +95,13 @@ describe('error handler', () => {
     const response = await app.current.inject({ method: 'GET', url: '/api/probe/conflict' });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({ code: 'EMAIL_TAKEN', detail: 'That name is taken.' });
+  });
+
+  it('finds a typed error that a query wrapper wrapped, and answers it without the wrapper text', async () => {
+    const response = await app.current.inject({ method: 'GET', url: '/api/probe/wrapped-conflict' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+    expect(response.body).not.toMatch(/Failed query|secret-key/);
   });
 
   it('answers an unhandled error with 500, logs method and path, and shows no internals', async () => {

@@ -158,14 +158,27 @@ function sendAppError(request: FastifyRequest, reply: FastifyReply, error: AppEr
   });
 }
 
+/**
+ * The typed error itself, or one a wrapper carries as its `cause` (drizzle wraps whatever a query's hook threw in
+ * "Failed query: …", as the idempotency commit hook's conflict is).
+ */
+function typedErrorIn(error: unknown): AppError | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof AppError) return current;
+    current = current.cause;
+  }
+  return null;
+}
+
 /** An answer for an error, whatever it is: the typed error itself, or 503 while the database is away, else null. */
 function appErrorOf(error: unknown): AppError | null {
-  if (error instanceof AppError) return error;
-  return isDatabaseUnavailable(error) ? new DatabaseUnavailableError() : null;
+  return typedErrorIn(error) ?? (isDatabaseUnavailable(error) ? new DatabaseUnavailableError() : null);
 }
 
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof AppError) return sendAppError(request, reply, error);
+  const typed = typedErrorIn(error);
+  if (typed) return sendAppError(request, reply, typed);
   // PostgreSQL unreachable, shutting down or too slow (decision FO1): 503 with Retry-After, never a 500.
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: loggableError(error), method: request.method, path: request.url }, 'database unavailable');
