@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorResponses, IdParamSchema, IdSchema, InstantSchema, meta, routerOptions } from './common.js';
 import { MemberResponseSchema, MemberStatusSchema, ProviderSchema, RoleSchema } from './member.js';
 import type { NamedSchemas } from './schema-names.js';
-import { text } from './text.js';
+import { nonBlankText, text } from './text.js';
 
 export * from './member.js';
 
@@ -14,14 +14,26 @@ const c = initContract();
 // Fields
 // ---------------------------------------------------------------------------
 
-export const EmailSchema = text().trim().toLowerCase().email().max(254);
+/**
+ * The e-mail syntax the server applies (zod's `email()` on the trimmed, lower-cased value), as a pattern on the
+ * value as sent (white space around it allowed, either case), so the document says what `format: email` alone
+ * would not (decision C29).
+ */
+export const EMAIL_PATTERN =
+  /^\s*(?!\.)(?!.*\.\.)[A-Za-z0-9_'+\-.]*[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}\s*$/;
+export const EmailSchema = text()
+  .regex(EMAIL_PATTERN, 'expected an e-mail address such as name@example.com')
+  .trim()
+  .toLowerCase()
+  .email()
+  .max(254);
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 export const PasswordSchema = text().min(PASSWORD_MIN).max(PASSWORD_MAX);
 /** A password being checked (login, gate): no policy hints, only a sane bound. */
 export const PasswordInputSchema = text().min(1).max(PASSWORD_MAX);
 export const DISPLAY_NAME_MAX = 30;
-export const DisplayNameSchema = text().trim().min(1).max(DISPLAY_NAME_MAX);
+export const DisplayNameSchema = nonBlankText().max(DISPLAY_NAME_MAX);
 
 /** A data URL of a PNG/JPEG/GIF/WebP image, at most 700,000 characters (≈512 KB). */
 export const PROFILE_IMAGE_MAX_CHARS = 700_000;

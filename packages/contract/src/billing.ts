@@ -11,7 +11,7 @@ import {
   routerOptions,
 } from './common.js';
 import type { NamedSchemas } from './schema-names.js';
-import { text } from './text.js';
+import { nonBlankText, text } from './text.js';
 
 const c = initContract();
 
@@ -29,7 +29,7 @@ export const ProductListSchema = z.object({ products: z.array(ProductSchema) });
 export type ProductList = z.infer<typeof ProductListSchema>;
 
 export const VerifyPurchaseRequestSchema = z.object({
-  productId: text().trim().min(1).max(200),
+  productId: nonBlankText().max(200),
   purchaseToken: text().min(1).max(4096),
   orderId: text().max(200).optional(),
   packageName: text().max(200).optional(),

@@ -5,7 +5,9 @@
 import { z } from 'zod';
 import { ProblemCodeSchema } from './problem-codes.js';
 import type { NamedSchemas } from './schema-names.js';
-import { text } from './text.js';
+import { nonBlankText, text } from './text.js';
+
+export { codePointLength, NON_BLANK_PATTERN, nonBlankText } from './text.js';
 
 // ---------------------------------------------------------------------------
 // Route metadata (the api's guards read it)
@@ -82,12 +84,13 @@ export type ProblemFieldError = z.infer<typeof ProblemFieldErrorSchema>;
 
 /**
  * Options every area router is built with: strict status codes, and the problems any route can
- * answer: 500 (unexpected error) and 503 (overload shedding, a dependency down).
+ * answer: 500 (unexpected error), 503 (overload shedding, a dependency down) and 405 `METHOD_NOT_ALLOWED`
+ * with `Allow` (the server does not serve this method on the path: one older than the contract, C30).
  * (Applied per area rather than on the root so declaration files name each area once.)
  */
 export const routerOptions = {
   strictStatusCodes: true,
-  commonResponses: { 500: ProblemSchema, 503: ProblemSchema },
+  commonResponses: { 405: ProblemSchema, 500: ProblemSchema, 503: ProblemSchema },
 } as const;
 
 export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
@@ -143,7 +146,14 @@ export const QueryBooleanSchema = z.enum(['true', 'false']).transform((v) => v =
 // Dates and instants (D6)
 // ---------------------------------------------------------------------------
 
-const DATE_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+/**
+ * Years 0001..9999: PostgreSQL has no year 0 and `toISOString` writes others in another shape. The pattern says
+ * so, so the OpenAPI document allows exactly the years the server stores (decision C26).
+ */
+const YEAR_PATTERN = '(000[1-9]|00[1-9]\\d|0[1-9]\\d{2}|[1-9]\\d{3})';
+/** A calendar date's shape, years 0001..9999 (the document adds `format: date`). */
+export const DATE_PATTERN = new RegExp(`^${YEAR_PATTERN}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$`);
+const DATE_RE = DATE_PATTERN;
 const isCalendarDate = (s: string): boolean => {
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
@@ -161,8 +171,9 @@ export const DateSchema = z
  * pattern: zod 3's `.datetime()` rebuilds its regular expression on every check, which every response
  * validation paid for each instant.
  */
-export const INSTANT_PATTERN =
-  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+export const INSTANT_PATTERN = new RegExp(
+  `^${YEAR_PATTERN}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)$`,
+);
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
@@ -217,8 +228,17 @@ export const decimalString = (integerDigits: number, fractionDigits: number) =>
 /** Non-negative decimal string, numeric(18,6): at most 12 integer and 6 fractional digits. */
 export const DecimalSchema = decimalString(12, 6);
 
-/** A decimal string greater than zero (trade quantity), numeric(18,6). */
-export const QuantitySchema = DecimalSchema.refine((s) => /[1-9]/.test(s), 'must be greater than 0');
+/**
+ * A decimal string greater than zero (trade quantity), numeric(18,6): the pattern needs a non-zero digit, so the
+ * document says what the server refuses (decision C29).
+ */
+export const QuantitySchema = z
+  .string()
+  .regex(
+    /^(?=[\d.]*[1-9])\d{1,12}(\.\d{1,6})?$/,
+    'expected a decimal string greater than 0 (at most 12 integer and 6 fractional digits)',
+  )
+  .describe('Decimal string greater than 0, numeric(18,6)');
 
 /** The exchange rate of an entry: local units per foreign unit, numeric(20,10). */
 export const RateSchema = decimalString(10, 10);
@@ -276,18 +296,32 @@ export const listOf = <T extends z.ZodTypeAny>(item: T) => z.object({ items: z.a
 // Small shared bodies
 // ---------------------------------------------------------------------------
 
+/**
+ * JSON-schema keywords the OpenAPI document cannot infer from a refinement (`uniqueItems` of a uniqueness check):
+ * set as the `metaOpenApi` the document's generator (@anatine/zod-openapi, in @nestegg/openapi) merges in. Apply
+ * it last: zod's `.describe()` makes a new schema without it (decision C29).
+ */
+export const withOpenApi = <T extends z.ZodTypeAny>(schema: T, keywords: Record<string, unknown>): T => {
+  const hinted = schema as unknown as { metaOpenApi?: Record<string, unknown> };
+  hinted.metaOpenApi = { ...hinted.metaOpenApi, ...keywords };
+  return schema;
+};
+
+/** An array of distinct items, declared `uniqueItems: true` in the document. */
+export const uniqueArray = <T extends z.ZodTypeAny>(array: z.ZodArray<T>, message: string) =>
+  withOpenApi(
+    array.refine((items) => new Set(items).size === items.length, message),
+    { uniqueItems: true },
+  );
+
 /** Body of every reorder endpoint: the complete new order of the ids. */
 export const ReorderBodySchema = z.object({
-  ids: z
-    .array(IdSchema)
-    .min(1)
-    .max(1000)
-    .refine((ids) => new Set(ids).size === ids.length, 'ids must be unique'),
+  ids: uniqueArray(z.array(IdSchema).min(1).max(1000), 'ids must be unique'),
 });
 export type ReorderBody = z.infer<typeof ReorderBodySchema>;
 
 /** Trimmed, non-empty name. */
-export const nameSchema = (max: number) => text().trim().min(1).max(max);
+export const nameSchema = (max: number) => nonBlankText().max(max);
 
 /** Income or expense: entries, categories, recurring transactions, quick entries. */
 export const LedgerTypeSchema = z.enum(['INCOME', 'EXPENSE']);

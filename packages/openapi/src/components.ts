@@ -25,6 +25,9 @@ export const withSchemaMarkers = <T>(named: NamedSchemas, build: () => T): T => 
   const marked = Object.entries(named).map(([name, schema]) => {
     const zod = schema as OpenApiZodAny;
     const before = zod.metaOpenApi;
+    // A copy: `extendApi` assigns into the object in place, which would keep the marker in the contract's own
+    // hints (`withOpenApi`) after the build.
+    zod.metaOpenApi = { ...before };
     extendApi(zod, { [NAME_KEY]: name });
     return { zod, before };
   });

@@ -3,7 +3,14 @@
  * frontends never install).
  *   import { buildOpenApiDocument } from '@nestegg/openapi';
  */
-import { CONTRACT_VERSION, contract, INSTANT_PATTERN, namedSchemas, problemCodeInfo } from '@nestegg/contract';
+import {
+  CONTRACT_VERSION,
+  contract,
+  DATE_PATTERN,
+  INSTANT_PATTERN,
+  namedSchemas,
+  problemCodeInfo,
+} from '@nestegg/contract';
 import { generateOpenApi } from '@ts-rest/open-api';
 import { assertNoMarkers, ComponentCollector, type JsonSchema, withSchemaMarkers } from './components.js';
 import { mapOperation, SECURITY_SCHEME } from './operations.js';
@@ -59,7 +66,12 @@ const sortedComponents = (components: Record<string, JsonSchema>): Record<string
       .map((name) => [name, name === 'ProblemCode' ? describeProblemCodes(components[name]!) : components[name]!]),
   );
 
-/** Instants are a precompiled pattern in the contract (cheap to validate); generators want the format. */
+/** Formats by pattern: instants and dates are precompiled patterns in the contract (cheap to validate, and they
+ * name the years the server stores, C26); generators want the format. */
+const formatsByPattern = new Map([
+  [INSTANT_PATTERN.source, 'date-time'],
+  [DATE_PATTERN.source, 'date'],
+]);
 const markInstants = (node: unknown): void => {
   if (Array.isArray(node)) {
     for (const item of node) markInstants(item);
@@ -67,7 +79,8 @@ const markInstants = (node: unknown): void => {
   }
   if (!node || typeof node !== 'object') return;
   const schema = node as Record<string, unknown>;
-  if (schema.type === 'string' && schema.pattern === INSTANT_PATTERN.source) schema.format = 'date-time';
+  const format = typeof schema.pattern === 'string' ? formatsByPattern.get(schema.pattern) : undefined;
+  if (schema.type === 'string' && format) schema.format = format;
   for (const value of Object.values(schema)) markInstants(value);
 };
 

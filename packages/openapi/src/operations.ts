@@ -21,6 +21,7 @@ const statusText: Record<string, string> = {
   '401': 'No valid session (UNAUTHENTICATED) or rejected credentials',
   '403': 'Not allowed: FORBIDDEN, ADMIN_REQUIRED, PREMIUM_REQUIRED or a domain code',
   '404': 'Not found (NOT_FOUND)',
+  '405': 'The server does not serve this method on the path (METHOD_NOT_ALLOWED): `Allow` lists the methods it serves',
   '409': 'Conflicts with the current state (CONFLICT or a domain code)',
   '413': 'The body is too large (PAYLOAD_TOO_LARGE)',
   '415': 'The Content-Type is not accepted (UNSUPPORTED_MEDIA_TYPE)',
@@ -35,6 +36,20 @@ const retryAfter = (required: boolean, description: string) => ({
 const headersByStatus: Record<string, Record<string, unknown>> = {
   '429': retryAfter(true, 'Seconds until the limit resets'),
   '503': retryAfter(false, 'Seconds to wait before retrying; sent with OVERLOADED'),
+  '405': {
+    Allow: {
+      description: 'The methods served on the path, e.g. `GET, HEAD, PUT`',
+      required: true,
+      schema: { type: 'string' },
+    },
+  },
+  '201': {
+    Location: {
+      description: 'Where the created resource is (a path of this API, or the image URL for an upload)',
+      required: true,
+      schema: { type: 'string', format: 'uri-reference' },
+    },
+  },
 };
 
 const accessText: Record<AuthLevel, string> = {

@@ -5,6 +5,7 @@ import { RequestValidationError } from '@ts-rest/fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodError } from 'zod';
+import { AllowedMethods } from '../lib/allowed-methods.js';
 import { AppError, DatabaseUnavailableError, type FieldIssue } from '../lib/errors.js';
 import { AmountOutOfRangeError, isAmountOutOfRange, isDataException } from '../lib/pg-error.js';
 import { baselineSecurityHeaders } from '../lib/security-headers.js';
@@ -87,9 +88,21 @@ export function sendProblem(
   return reply.status(problem.status).type('application/problem+json').send(JSON.stringify(body));
 }
 
+/**
+ * A message or path safe to send back: zod's messages quote the value received (an enum's `received '…'`), so
+ * control characters (a NUL above all, which the Problem schema itself refuses) are written as `\uXXXX` (C30).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this escapes
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+export const quoteSafely = (message: string): string =>
+  message.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 function zodIssues(part: string, error: ZodError | null): FieldIssue[] {
   if (!error) return [];
-  return error.issues.map((issue) => ({ path: [part, ...issue.path].join('.'), message: issue.message }));
+  return error.issues.map((issue) => ({
+    path: quoteSafely([part, ...issue.path].join('.')),
+    message: quoteSafely(issue.message),
+  }));
 }
 
 function validationIssues(error: RequestValidationError): FieldIssue[] {
@@ -366,13 +379,26 @@ export default fp(
   async (app) => {
     app.setErrorHandler(handleError);
     app.addHook('onSend', escapedErrorGuard);
-    app.setNotFoundHandler((request, reply) =>
-      sendProblem(request, reply, {
+    // A path the router serves with other methods answers 405 with `Allow` (C30), any other path 404.
+    const allowedMethods = new AllowedMethods();
+    app.addHook('onRoute', (route) => allowedMethods.add(route.method, route.url));
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      const allow = allowedMethods.allowed(path);
+      if (allow.length > 0 && !allow.includes(request.method)) {
+        reply.header('allow', allow.join(', '));
+        return sendProblem(request, reply, {
+          status: 405,
+          code: 'METHOD_NOT_ALLOWED',
+          detail: `${request.method} is not served on this path; see Allow.`,
+        });
+      }
+      return sendProblem(request, reply, {
         status: 404,
         code: 'NOT_FOUND',
-        detail: `No route ${request.method} ${request.url.split('?')[0]}.`,
-      }),
-    );
+        detail: `No route ${request.method} ${path}.`,
+      });
+    });
   },
   { name: 'error-handler' },
 );

@@ -11,7 +11,7 @@ import {
   paginated,
   routerOptions,
 } from '../common.js';
-import { text } from '../text.js';
+import { nonBlankText, text } from '../text.js';
 import {
   AuthorSchema,
   BOARD_EDITS_PER_MINUTE,
@@ -67,7 +67,7 @@ export const MyCommentPageSchema = paginated(MyCommentSchema).extend({
 export type MyCommentPage = z.infer<typeof MyCommentPageSchema>;
 
 export const CommentBodyRequestSchema = z.object({
-  body: text().trim().min(1).max(COMMENT_BODY_MAX),
+  body: nonBlankText().max(COMMENT_BODY_MAX),
 });
 export type CommentBodyRequest = z.infer<typeof CommentBodyRequestSchema>;
 

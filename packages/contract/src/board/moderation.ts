@@ -12,7 +12,7 @@ import {
   paginated,
   routerOptions,
 } from '../common.js';
-import { text } from '../text.js';
+import { nonBlankText, text } from '../text.js';
 import { AuthorSchema, BoardCategorySchema, REPORT_REASON_MAX, ReportTargetTypeSchema } from './shared.js';
 
 const c = initContract();
@@ -30,7 +30,7 @@ export const REPORTS_BLOCK_REASON = 'REPORTS';
 export const REPORTS_PER_HOUR = 10;
 
 export const ReportRequestSchema = z.object({
-  reason: text().trim().min(1).max(REPORT_REASON_MAX),
+  reason: nonBlankText().max(REPORT_REASON_MAX),
 });
 export type ReportRequest = z.infer<typeof ReportRequestSchema>;
 

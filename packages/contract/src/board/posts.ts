@@ -10,8 +10,9 @@ import {
   meta,
   paginated,
   routerOptions,
+  uniqueArray,
 } from '../common.js';
-import { text } from '../text.js';
+import { nonBlankText, text } from '../text.js';
 import {
   AuthorSchema,
   BOARD_EDITS_PER_MINUTE,
@@ -66,7 +67,7 @@ export type PostDetail = z.infer<typeof PostDetailSchema>;
 
 export const PostListQuerySchema = BoardPageQuerySchema.extend({
   category: BoardCategorySchema.optional().describe('Omit for every board'),
-  tag: text().trim().min(1).max(BOARD_TAG_MAX).optional().describe('Only posts carrying this tag'),
+  tag: nonBlankText().max(BOARD_TAG_MAX).optional().describe('Only posts carrying this tag'),
 });
 export type PostListQuery = z.infer<typeof PostListQuerySchema>;
 
@@ -82,15 +83,15 @@ export const PostPageSchema = paginated(PostSummarySchema).extend({
 });
 export type PostPage = z.infer<typeof PostPageSchema>;
 
-export const PostTagsSchema = z
-  .array(text().trim().min(1).max(BOARD_TAG_MAX))
-  .max(POST_TAGS_MAX)
-  .refine((tags) => new Set(tags).size === tags.length, 'tags must be unique');
+export const PostTagsSchema = uniqueArray(
+  z.array(nonBlankText().max(BOARD_TAG_MAX)).max(POST_TAGS_MAX),
+  'tags must be unique',
+);
 
 export const CreatePostRequestSchema = z.object({
   category: BoardCategorySchema,
-  title: text().trim().min(1).max(POST_TITLE_MAX),
-  body: text().trim().min(1).max(POST_BODY_MAX),
+  title: nonBlankText().max(POST_TITLE_MAX),
+  body: nonBlankText().max(POST_BODY_MAX),
   tags: PostTagsSchema.default([]).describe('Names from the tag groups of the board'),
   notice: z.boolean().optional().describe('Honoured only for admins'),
 });

@@ -2,7 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { errorResponses, IdParamSchema, IdSchema, InstantSchema, listOf, meta, routerOptions } from '../common.js';
-import { text } from '../text.js';
+import { nonBlankText, text } from '../text.js';
 import { SPAM_BLOCK_REASON } from './shared.js';
 
 const c = initContract();
@@ -28,7 +28,7 @@ export const SpamKeywordListSchema = listOf(SpamKeywordSchema);
 export type SpamKeywordList = z.infer<typeof SpamKeywordListSchema>;
 
 export const CreateSpamKeywordRequestSchema = z.object({
-  keyword: text().trim().min(1).max(SPAM_KEYWORD_MAX),
+  keyword: nonBlankText().max(SPAM_KEYWORD_MAX),
 });
 export type CreateSpamKeywordRequest = z.infer<typeof CreateSpamKeywordRequestSchema>;
 

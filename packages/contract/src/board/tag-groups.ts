@@ -10,6 +10,7 @@ import {
   nameSchema,
   ReorderBodySchema,
   routerOptions,
+  withOpenApi,
 } from '../common.js';
 import { text } from '../text.js';
 import { BOARD_TAG_MAX, BoardCategorySchema, boardCategories } from './shared.js';
@@ -40,11 +41,14 @@ export const TagGroupQuerySchema = z.object({
 });
 export type TagGroupQuery = z.infer<typeof TagGroupQuerySchema>;
 
-const TagGroupBoardsSchema = z
-  .array(BoardCategorySchema)
-  .max(boardCategories.length)
-  .refine((boards) => new Set(boards).size === boards.length, 'boards must be unique')
-  .describe('Boards the group is shown on; empty = every board');
+const TagGroupBoardsSchema = withOpenApi(
+  z
+    .array(BoardCategorySchema)
+    .max(boardCategories.length)
+    .refine((boards) => new Set(boards).size === boards.length, 'boards must be unique')
+    .describe('Boards the group is shown on; empty = every board'),
+  { uniqueItems: true },
+);
 
 export const CreateTagGroupRequestSchema = z.object({
   name: nameSchema(TAG_GROUP_NAME_MAX).describe('Unique among the groups'),

@@ -15,7 +15,7 @@ import {
   SortOrderSchema,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
-import { text } from '../text.js';
+import { nonBlankText } from '../text.js';
 import { CreateOnetimeBudgetRequestSchema } from './budgets.js';
 import { EntryFieldsSchema } from './entries.js';
 import { RecurringFieldsSchema } from './recurrings.js';
@@ -29,7 +29,7 @@ export const BACKUP_ENTRIES_MAX = 200_000;
 export const BACKUP_LIST_MAX = 5_000;
 
 /** A wallet name that an entry, recurring or quick entry refers to. */
-const WalletRefSchema = text().trim().min(1).max(30).nullable().optional().describe('Wallet name');
+const WalletRefSchema = nonBlankText().max(30).nullable().optional().describe('Wallet name');
 
 export const BackupAccountSchema = WalletFieldsSchema.extend({
   balance: MoneySchema.default(0).describe(
@@ -62,9 +62,7 @@ export const BackupEntrySchema = EntryFieldsSchema.omit({ accountId: true })
   .extend({
     account: WalletRefSchema,
     pending: z.boolean().optional().describe('Unconfirmed (from a card notification); default false'),
-    notifKey: text()
-      .trim()
-      .min(1)
+    notifKey: nonBlankText()
       .max(200)
       .nullable()
       .optional()
@@ -86,7 +84,7 @@ export const BackupBudgetSchema = z.object({
   amount: NonNegativeMoneySchema,
 });
 export const BackupQuickEntrySchema = z.object({
-  name: text().trim().min(1).max(TEMPLATE_NAME_MAX),
+  name: nonBlankText().max(TEMPLATE_NAME_MAX),
   type: LedgerTypeSchema.default('EXPENSE'),
   amount: NonNegativeMoneySchema.nullable().optional(),
   category: CategoryRefSchema.nullable().optional(),

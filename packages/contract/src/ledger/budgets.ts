@@ -16,7 +16,7 @@ import {
   YearSchema,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
-import { text } from '../text.js';
+import { nonBlankText, text } from '../text.js';
 import { CategoryRefSchema, DateRangeQuerySchema, MemoSchema } from './shared.js';
 
 const c = initContract();
@@ -75,7 +75,7 @@ export type CopyBudgetsResult = z.infer<typeof CopyBudgetsResultSchema>;
 // ---------------------------------------------------------------------------
 
 export const OnetimeBudgetFieldsSchema = z.object({
-  name: text().trim().min(1).max(50),
+  name: nonBlankText().max(50),
   amount: NonNegativeMoneySchema,
   startDate: DateSchema,
   endDate: DateSchema.describe('Inclusive; not before startDate'),

@@ -22,9 +22,10 @@ import {
   RateSchema,
   routerOptions,
   SortOrderSchema,
+  uniqueArray,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
-import { text } from '../text.js';
+import { nonBlankText, text } from '../text.js';
 import {
   CategoryRefSchema,
   DateRangeQuerySchema,
@@ -60,10 +61,7 @@ export const EntryFieldsSchema = z.object({
       "Name of one of the caller's categories of the entry's type, at either level (else 400 `UNKNOWN_CATEGORY`); null = uncategorised",
     ),
   accountId: IdSchema.nullable().optional().describe("One of the caller's wallets (else 404)"),
-  tags: z
-    .array(TagNameSchema)
-    .max(ENTRY_TAGS_MAX)
-    .refine((t) => new Set(t).size === t.length, 'tags must be unique')
+  tags: uniqueArray(z.array(TagNameSchema).max(ENTRY_TAGS_MAX), 'tags must be unique')
     .optional()
     .describe(
       "Names of the caller's tags (premium: a FREE member sending any gets 403); an unknown name is 400 `UNKNOWN_TAG`. On update the entry's tags become exactly these",
@@ -127,15 +125,13 @@ export type Entry = z.infer<typeof EntrySchema>;
 export const EntryListQuerySchema = PageQuerySchema.merge(DateRangeQuerySchema).extend({
   cursor: CursorSchema.optional().describe('Next page after a previous `nextCursor` (instead of `page`)'),
   type: LedgerTypeSchema.optional(),
-  category: text()
-    .trim()
-    .min(1)
+  category: nonBlankText()
     .max(30)
     .optional()
     .describe('Category name; a top-level category includes its sub-categories'),
   accountId: OptionalIdQuerySchema,
-  tag: text().trim().min(1).max(30).optional(),
-  q: text().trim().min(1).max(100).optional().describe('Case-insensitive search in the memo'),
+  tag: nonBlankText().max(30).optional(),
+  q: nonBlankText().max(100).optional().describe('Case-insensitive search in the memo'),
   pending: QueryBooleanSchema.optional(),
 });
 export type EntryListQuery = z.infer<typeof EntryListQuerySchema>;
@@ -168,9 +164,7 @@ export const NotificationKindSchema = z.enum(['APPROVAL', 'CANCELLATION']);
 export type NotificationKind = z.infer<typeof NotificationKindSchema>;
 
 export const ParseRequestSchema = z.object({
-  text: text()
-    .trim()
-    .min(1)
+  text: nonBlankText()
     .max(NOTIFICATION_TEXT_MAX)
     .describe('SMS text, or a push as its title, a line break and its body'),
   receivedAt: InstantSchema.optional().describe(
@@ -239,7 +233,7 @@ export type PendingCount = z.infer<typeof PendingCountSchema>;
 // ---------------------------------------------------------------------------
 
 export const QuickEntryFieldsSchema = z.object({
-  name: text().trim().min(1).max(TEMPLATE_NAME_MAX),
+  name: nonBlankText().max(TEMPLATE_NAME_MAX),
   type: LedgerTypeSchema.default('EXPENSE'),
   amount: NonNegativeMoneySchema.nullable().optional(),
   category: CategoryRefSchema.nullable()

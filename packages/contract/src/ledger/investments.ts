@@ -19,7 +19,7 @@ import {
   routerOptions,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
-import { text } from '../text.js';
+import { nonBlankText, text } from '../text.js';
 import { DateRangeQuerySchema, OptionalIdQuerySchema } from './shared.js';
 
 const c = initContract();
@@ -68,7 +68,7 @@ export const SignedAmountSchema = text()
 // ---------------------------------------------------------------------------
 
 export const HoldingFieldsSchema = z.object({
-  name: text().trim().min(1).max(50),
+  name: nonBlankText().max(50),
   stockCode: StockCodeSchema.nullable().optional().describe('Used for the automatic quote lookup'),
   currency: CurrencySchema.nullable()
     .optional()

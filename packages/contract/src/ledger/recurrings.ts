@@ -14,7 +14,7 @@ import {
   routerOptions,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
-import { text } from '../text.js';
+import { nonBlankText, text } from '../text.js';
 import { CategoryRefSchema, MemoSchema, TEMPLATE_NAME_MAX } from './shared.js';
 
 const c = initContract();
@@ -25,7 +25,7 @@ export const RecurringFrequencySchema = z.enum(['MONTHLY', 'WEEKLY', 'YEARLY']);
 export type RecurringFrequency = z.infer<typeof RecurringFrequencySchema>;
 
 export const RecurringFieldsSchema = z.object({
-  name: text().trim().min(1).max(TEMPLATE_NAME_MAX),
+  name: nonBlankText().max(TEMPLATE_NAME_MAX),
   type: LedgerTypeSchema,
   amount: PositiveMoneySchema,
   category: CategoryRefSchema.nullable().optional(),

@@ -17,7 +17,7 @@ import {
   SortOrderSchema,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
-import { text } from '../text.js';
+import { nonBlankText, text } from '../text.js';
 import { WALLET_NAME_MAX } from './shared.js';
 
 const c = initContract();
@@ -55,7 +55,7 @@ export const FREE_WALLET_LIMITS: Readonly<Record<WalletType, number>> = Object.f
 const ACCOUNT_NUMBER_PATTERN = /^[0-9A-Za-z ./-]*$/;
 
 export const WalletFieldsSchema = z.object({
-  name: text().trim().min(1).max(WALLET_NAME_MAX).describe('Unique per member'),
+  name: nonBlankText().max(WALLET_NAME_MAX).describe('Unique per member'),
   type: WalletTypeSchema,
   accountNumber: text()
     .trim()
