@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CORPUS, type CorpusEntry } from './corpus';
+import type { Family } from './corpus/helpers';
 import { CARD_COMPANIES, type ParsedCardNotification, parseCardNotification } from './parser';
 
 const TRANSACTION_FIELDS = [
@@ -41,10 +42,21 @@ const approvals = CORPUS.filter((entry) => !entry.expected.ignored);
 describe('corpus', () => {
   it('covers the required breadth', () => {
     const companies = new Set(approvals.map((entry) => fieldOf(entry.expected, 'cardCompany')).filter(Boolean));
-    expect(CORPUS.length).toBeGreaterThanOrEqual(150);
+    const issuersAndApps = new Set(approvals.map((entry) => fieldOf(entry.expected, 'cardCompany') ?? entry.issuer));
+    issuersAndApps.delete(undefined);
+    expect(CORPUS.length).toBeGreaterThanOrEqual(300);
     expect(companies.size).toBeGreaterThanOrEqual(12);
+    expect(issuersAndApps.size).toBeGreaterThanOrEqual(15);
     expect(CORPUS.length - approvals.length).toBeGreaterThanOrEqual(25);
     expect(CORPUS.every((entry) => entry.source.trim().length > 0)).toBe(true);
+  });
+
+  it('has approvals of every layout family of issue 19 (CN11)', () => {
+    const families: readonly Family[] = ['labelled', 'bank-app', 'pay-app', 'corporate', 'extra-lines', 'product-name'];
+    for (const family of families) {
+      const count = approvals.filter((entry) => entry.family === family).length;
+      expect({ family, atLeast5: count >= 5 }).toEqual({ family, atLeast5: true });
+    }
   });
 
   it.each(CORPUS.map((entry) => [label(entry), entry] as const))('parses %s', (_, entry) => {
@@ -210,6 +222,164 @@ describe('written forms', () => {
     expect(parse('')).toEqual({ ignored: true });
     expect(parse('   \n\r\n  ')).toEqual({ ignored: true });
     expect(parse('신한카드(1234)승인 1,000원 '.repeat(200))).toEqual({ ignored: true });
+  });
+});
+
+/**
+ * Issue 19: one property per layout family. The merchant, holder, card digits, amount and time vary; the
+ * merchant must come out whole wherever the layout puts it (CN10), whatever its words: names made of
+ * arbitrary syllables, containing 취소, 승인 or 에서, never looked up in a list.
+ */
+describe('layout families (CN10)', () => {
+  const receivedAt = new Date('2026-12-31T23:59:00+09:00');
+  const parse = (text: string) => parseCardNotification(text, { receivedAt });
+  const SYLLABLES = [...'가다라마바사아자차카타파스벅커피빵떡꽃길숲별달솔봄빛고래'];
+  const word = fc
+    .array(fc.constantFrom(...SYLLABLES), { minLength: 2, maxLength: 5 })
+    .map((syllables) => syllables.join(''));
+  /** A shop name: one or two words, some starting with or holding 취소, 승인 or 에서 ("취소전문점", "바다에서 온 횟집"). */
+  const merchant = fc
+    .tuple(
+      fc.constantFrom('', '취소', '승인', '(주)'),
+      word,
+      fc.option(word, { nil: undefined }),
+      fc.constantFrom('', '에서 온'),
+    )
+    .map(([prefix, first, second, middle]) =>
+      [`${prefix}${first}`, middle ? `${middle} ${second ?? '집'}` : second].filter(Boolean).join(' '),
+    );
+  const englishMerchant = fc
+    .array(fc.stringMatching(/^[A-Z]{3,9}$/), { minLength: 1, maxLength: 3 })
+    .map((words) => words.join(' '));
+  const holder = fc.oneof(
+    fc.tuple(fc.constantFrom(...'김이박최정'), fc.constantFrom(...'민수영지현')).map(([a, b]) => `${a}*${b}`),
+    fc
+      .tuple(fc.constantFrom(...'김이박최정'), fc.constantFrom(...'민수영지현'), fc.constantFrom(...'호준아림'))
+      .map((s) => s.join('')),
+  );
+  const won = fc.integer({ min: 100, max: 9_999_999 });
+  const grouped = (amount: number) => amount.toLocaleString('en-US');
+  const digits4 = fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0'));
+  const clock = fc
+    .record({
+      month: fc.integer({ min: 1, max: 12 }),
+      day: fc.integer({ min: 1, max: 28 }),
+      hour: fc.integer({ min: 0, max: 23 }),
+      minute: fc.integer({ min: 0, max: 59 }),
+    })
+    .map(({ month, day, hour, minute }) => {
+      const two = (n: number) => String(n).padStart(2, '0');
+      return `${two(month)}/${two(day)} ${two(hour)}:${two(minute)}`;
+    });
+  const RUNS = { numRuns: 150 };
+
+  it('labelled lines: the 사용처 / 가맹점 value, never a label', () => {
+    fc.assert(
+      fc.property(merchant, holder, won, clock, fc.boolean(), (shop, name, amount, at, colon) => {
+        const text = colon
+          ? `[신한카드] 승인\n${name}님\n금액 : ${grouped(amount)}원\n일시 : ${at}\n가맹점 : ${shop}`
+          : `[Web발신]\n금액\n${grouped(amount)}원\n카드\n하나카드*\n손님명\n${name}\n거래종류\n승인\n거래구분\n일시불\n사용처\n${shop}\n거래시간\n${at}`;
+        expect(parse(text)).toMatchObject({
+          kind: 'APPROVAL',
+          cardCompany: colon ? '신한' : '하나',
+          amount,
+          merchant: shop,
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it('bank-app card payments: the line after amount and time, not the holder', () => {
+    fc.assert(
+      fc.property(merchant, holder, digits4, won, clock, (shop, name, last4, amount, at) => {
+        const text = `[Web발신]\n[카카오뱅크] 카드결제\n${name}(${last4})\n${at}\n${grouped(amount)}원\n${shop}\n잔액 ${grouped(amount + 1000)}원`;
+        expect(parse(text)).toMatchObject({
+          kind: 'APPROVAL',
+          cardCompany: '카카오뱅크',
+          cardLast4: last4,
+          amount,
+          merchant: shop,
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it('pay-app sentences: the part before 에서, not the headline', () => {
+    fc.assert(
+      fc.property(merchant, won, fc.boolean(), (shop, amount, cancelled) => {
+        const headline = cancelled ? '결제가 취소되었어요' : '결제가 완료되었어요';
+        const text = `${headline}\n${shop}에서 ${grouped(amount)}원을 결제했어요.`;
+        expect(parse(text)).toMatchObject({ kind: cancelled ? 'CANCELLATION' : 'APPROVAL', amount, merchant: shop });
+      }),
+      RUNS,
+    );
+  });
+
+  it('corporate cards: the merchant, not the bracketed company; foreign ones too', () => {
+    fc.assert(
+      fc.property(
+        word,
+        holder,
+        digits4,
+        won,
+        clock,
+        merchant,
+        englishMerchant,
+        fc.boolean(),
+        (company, name, last4, amount, at, shop, abroad, foreign) => {
+          const text = foreign
+            ? `[Web발신]\n[${company}] 해외승인\n${last4} ${name}님\n${at}\nUSD ${amount % 1000}.${String(amount % 100).padStart(2, '0')}\n${abroad}`
+            : `[Web발신]\n[${company}] 승인\n${last4} ${name}님\n${at}\n${grouped(amount)}원 일시불\n${shop}`;
+          expect(parse(text)).toMatchObject({
+            kind: 'APPROVAL',
+            cardLast4: last4,
+            currency: foreign ? 'USD' : 'KRW',
+            merchant: foreign ? abroad : shop,
+          });
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('extra lines: local-currency use, unmasked names and 취소 inside a name change nothing', () => {
+    fc.assert(
+      fc.property(merchant, word, holder, won, won, clock, (shop, shopWord, name, amount, local, at) => {
+        const nh = `[Web발신]\nNH카드1*2*승인\n${name} ${grouped(amount)}원 체크\n(지역화폐 ${grouped(local)}원 사용)\n${at}\n${shop}`;
+        expect(parse(nh)).toMatchObject({ kind: 'APPROVAL', cardCompany: 'NH농협', amount, merchant: shop });
+        const kb = `KB국민카드1*8*승인\n${name}\n${grouped(amount)}원 일시불\n${at}\n취소${shopWord}\n누적${grouped(amount + local)}원`;
+        expect(parse(kb)).toMatchObject({ kind: 'APPROVAL', amount, merchant: `취소${shopWord}` });
+      }),
+      RUNS,
+    );
+  });
+
+  it('product names: LOCA is 롯데, "현대 <product> 승인" is 현대; English alerts', () => {
+    fc.assert(
+      fc.property(
+        merchant,
+        holder,
+        won,
+        clock,
+        englishMerchant,
+        fc.stringMatching(/^[A-Z][a-z]{2,6}\d{0,3}$/),
+        (shop, name, amount, at, abroad, product) => {
+          const loca = `\n${shop}\n${grouped(amount)}원 승인\nLOCA ${product}(7*2*)\n일시불, ${at}`;
+          expect(parse(loca)).toMatchObject({ kind: 'APPROVAL', cardCompany: '롯데', amount, merchant: shop });
+          const hyundai = `[Web발신]\n현대 ${product} 승인\n${name}\n${grouped(amount)}원 일시불\n${at}\n${shop}`;
+          expect(parse(hyundai)).toMatchObject({ kind: 'APPROVAL', cardCompany: '현대', amount, merchant: shop });
+          const amex = `American Express: A charge of $${amount % 1000}.50 was just approved on your Card ending in 1${String(amount % 10000).padStart(4, '0')} at ${abroad}.`;
+          expect(parse(amex)).toMatchObject({
+            currency: 'USD',
+            cardLast4: String(amount % 10000).padStart(4, '0'),
+            merchant: abroad,
+          });
+        },
+      ),
+      RUNS,
+    );
   });
 });
 
