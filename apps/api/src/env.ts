@@ -48,6 +48,26 @@ const isOrigin = (value: string) => {
   }
 };
 
+/** `host:port,host:port,…` (host names, IPv4, or `[IPv6]:port`), at least one. */
+const redisClusterNodes = z.string().transform((value, context) => {
+  const parsed: Array<{ host: string; port: number }> = [];
+  const nodes = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const node of nodes) {
+    const match = /^(?:\[([^\]]+)\]|([^:\s/]+)):(\d{1,5})$/.exec(node);
+    const portNumber = Number(match?.[3]);
+    if (!match || portNumber < 1 || portNumber > 65535) {
+      context.addIssue({ code: 'custom', message: `expected host:port, got "${node}"` });
+      return z.NEVER;
+    }
+    parsed.push({ host: match[1] ?? match[2]!, port: portNumber });
+  }
+  if (parsed.length === 0) context.addIssue({ code: 'custom', message: 'expected at least one host:port' });
+  return parsed;
+});
+
 /** Browser origins allowed to call the api, e.g. `https://app.example.com,http://localhost:5173`. */
 const corsOrigins = commaList.refine(
   (origins) => origins.every(isOrigin),
@@ -107,7 +127,13 @@ const shape = {
   OVERLOAD_MAX_HEAP_USED_BYTES: z.coerce.number().int().min(0).default(0),
 
   REDIS_URL: redisUrl.optional(),
+  /** `host:port,host:port,…`: seed nodes of a Redis Cluster, instead of REDIS_URL (decision R1). */
+  REDIS_CLUSTER_NODES: redisClusterNodes.optional(),
   REDIS_KEY_PREFIX: z.string().default('nestegg:'),
+  /** TLS to Redis (as `rediss://`); for a cluster, the only way to ask for it. */
+  REDIS_TLS: booleanFlag(false),
+  REDIS_USERNAME: z.string().optional(),
+  REDIS_PASSWORD: z.string().optional(),
 
   SESSION_TTL_HOURS: positiveInt(24, 24 * 30),
   /** Default: a core fewer than the machine has, a libuv pool thread fewer than libuv's (decision FS1). */
@@ -169,6 +195,31 @@ function metricsOffThePublicPort(env: { PORT: number; METRICS_PORT: number }, co
   }
 }
 
+/** One Redis or a cluster, never both; a cluster's key prefix must not carry a hash tag of its own (R2). */
+function oneRedisTopology(
+  env: { REDIS_URL?: string | undefined; REDIS_CLUSTER_NODES?: unknown; REDIS_KEY_PREFIX: string },
+  context: z.RefinementCtx,
+) {
+  if (env.REDIS_URL && env.REDIS_CLUSTER_NODES) {
+    for (const path of ['REDIS_URL', 'REDIS_CLUSTER_NODES']) {
+      context.addIssue({
+        code: 'custom',
+        path: [path],
+        message:
+          'REDIS_URL and REDIS_CLUSTER_NODES are both set: set REDIS_URL for one Redis, REDIS_CLUSTER_NODES for a cluster',
+      });
+    }
+  }
+  if (env.REDIS_CLUSTER_NODES && /[{}]/.test(env.REDIS_KEY_PREFIX)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['REDIS_KEY_PREFIX'],
+      message:
+        'must not contain { or } with REDIS_CLUSTER_NODES (a hash tag in the prefix would put every key on one shard)',
+    });
+  }
+}
+
 /** The key for new encryptions must be one of the configured keys. */
 function currentKeyIsConfigured(
   env: { ACCOUNT_NUMBER_KEYS: { id: string }[]; ACCOUNT_NUMBER_KEY_ID?: string | undefined },
@@ -196,7 +247,8 @@ export const envSchema = z
   )
   .superRefine(refuseTestModeInProduction)
   .superRefine(currentKeyIsConfigured)
-  .superRefine(metricsOffThePublicPort);
+  .superRefine(metricsOffThePublicPort)
+  .superRefine(oneRedisTopology);
 export type Env = z.output<typeof envSchema>;
 export { InvalidEnvironmentError } from '@nestegg/config';
 

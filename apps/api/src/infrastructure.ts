@@ -1,11 +1,11 @@
 import { databaseTimeoutOptions } from '@nestegg/config';
 import { createDb, type Database } from '@nestegg/db';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
 import type postgres from 'postgres';
 import type { Env } from './env.js';
 import { type AttemptStore, MemoryAttemptStore, RedisAttemptStore } from './lib/attempt-store.js';
 import { ApiMetrics } from './lib/metrics.js';
+import { openRedis, type RedisClient } from './lib/redis.js';
 
 /** Where services read the time, so tests and jobs can set it. */
 export interface Clock {
@@ -18,8 +18,8 @@ export interface Infrastructure {
   env: Env;
   db: Database;
   sql: postgres.Sql;
-  /** The fast store; null when the api runs without REDIS_URL (sessions then live in Postgres only). */
-  redis: Redis | null;
+  /** The fast store (one Redis or a cluster); null without REDIS_URL or REDIS_CLUSTER_NODES (sessions then live in Postgres only). */
+  redis: RedisClient | null;
   /** Attempt counters for login and gate limits (in Redis; in memory without it). */
   attempts: AttemptStore;
   logger: FastifyBaseLogger;
@@ -34,30 +34,16 @@ export interface OpenedInfrastructure {
 }
 
 /**
- * Redis fails fast instead of queueing while it is away: callers fall back (sessions to Postgres, login
- * counters let the request pass), as the spec asks. An unreachable Redis at start is not fatal either;
- * ioredis keeps reconnecting in the background.
+ * Redis (one server or a cluster, `lib/redis.ts`) fails fast instead of queueing while it is away: callers
+ * fall back (sessions to Postgres, login counters let the request pass), as the spec asks. An unreachable
+ * Redis at start is not fatal either; ioredis keeps reconnecting in the background. A Redis of the wrong
+ * topology (a cluster node as REDIS_URL, or the reverse) stops the start (decision R3).
  */
-async function connectRedis(
-  url: string,
-  keyPrefix: string,
-  logger: FastifyBaseLogger,
-  metrics: ApiMetrics,
-): Promise<Redis> {
-  const redis = new Redis(url, {
-    keyPrefix,
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: 1000,
-    connectTimeout: 5000,
-  });
-  redis.on('error', (error) => {
+function connectRedis(env: Env, logger: FastifyBaseLogger, metrics: ApiMetrics): Promise<RedisClient | null> {
+  return openRedis(env, logger, (error) => {
     metrics.redisErrors.inc();
     logger.warn({ err: error }, 'redis error');
   });
-  await redis.connect().catch((error: unknown) => logger.error({ err: error }, 'redis is not reachable; retrying'));
-  return redis;
 }
 
 export async function openInfrastructure(
@@ -70,7 +56,7 @@ export async function openInfrastructure(
     applicationName: options.applicationName ?? 'nestegg-api',
     ...databaseTimeoutOptions(env),
   });
-  if (!env.REDIS_URL)
+  if (!env.REDIS_URL && !env.REDIS_CLUSTER_NODES)
     logger.warn('REDIS_URL is not set: sessions use their Postgres backup only, counters live in memory');
   // Runtime metrics (event-loop delay, GC, heap) only where they are served: the api, not the command line.
   const metrics = new ApiMetrics({ runtime: options.runtimeMetrics ?? false });
@@ -81,7 +67,10 @@ export async function openInfrastructure(
       held: (seconds, outcome) => metrics.operationDuration.observe({ db_system_name: 'postgresql', outcome }, seconds),
     };
   }
-  const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX, logger, metrics) : null;
+  const redis = await connectRedis(env, logger, metrics).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
   return {
     infrastructure: {
       env,

@@ -61,8 +61,8 @@ const attemptScripts = {
   attemptSucceed: { numberOfKeys: 2, lua: SUCCEED_SCRIPT },
 };
 
-const ipKey = (ip: string) => `attempts:login-ip:${ip}`;
-const accountKey = (email: string) => `attempts:login-account:${email}`;
+const ipKey = (ip: string) => `attempts:{login-ip:${ip}}`;
+const accountKey = (email: string) => `attempts:{login-account:${email}}`;
 
 /** Reserves the attempt; false when a limit refuses it (the api answers 429). */
 export async function beginLogin(redis: Redis, ip: string, email: string): Promise<boolean> {

@@ -67,9 +67,9 @@ type TouchResult = ['miss', string] | ['hit', string, number];
 
 const ttlFor = (rememberMe: boolean) => (rememberMe ? REMEMBER_ME_TTL_SECONDS : SESSION_TTL_SECONDS);
 const slideIntervalMs = (rememberMe: boolean) => Math.max(1000, Math.floor(ttlFor(rememberMe) * 100));
-const cacheKey = (tokenHash: string) => `session:${tokenHash}`;
-const slideMarkerKey = (tokenHash: string) => `session-backup-fresh:${tokenHash}`;
-const generationKey = (tokenHash: string) => `session-generation:${tokenHash}`;
+const cacheKey = (tokenHash: string) => `session:{${tokenHash}}`;
+const slideMarkerKey = (tokenHash: string) => `session:{${tokenHash}}:fresh`;
+const generationKey = (tokenHash: string) => `session:{${tokenHash}}:generation`;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createDatabaseFromTemplate, type TestDatabase } from './postgres.js';
-import { createTestRedis, type TestRedis } from './redis.js';
+import { createTestRedis, type RedisTopology, type TestRedis } from './redis.js';
 import './provided-context.js';
 
 export interface Lazy<T> {
@@ -36,12 +36,12 @@ export function useTestDatabase(): Lazy<TestDatabase> {
   return holder.ref;
 }
 
-/** This test file's own Redis key prefix; its keys are deleted afterwards. */
-export function useTestRedis(): Lazy<TestRedis> {
+/** This test file's own Redis key prefix (on the single Redis or the run's cluster); its keys are deleted afterwards. */
+export function useTestRedis(topology: RedisTopology = 'single'): Lazy<TestRedis> {
   const holder = lazy<TestRedis>('the test redis');
   let redis: TestRedis | undefined;
   beforeAll(async () => {
-    redis = await createTestRedis();
+    redis = await createTestRedis({ topology });
     holder.set(redis);
   });
   afterAll(async () => {
@@ -54,6 +54,8 @@ export interface AppFixtureContext {
   databaseUrl: string;
   redisUrl: string;
   redisKeyPrefix: string;
+  /** Set (and `redisUrl` empty) when the app runs on the run's Redis Cluster. */
+  redisClusterNodes?: string;
 }
 
 /**
@@ -62,9 +64,10 @@ export interface AppFixtureContext {
  */
 export function useApp<App extends { close(): Promise<unknown> }>(
   factory: (context: AppFixtureContext) => Promise<App>,
+  options: { redis?: RedisTopology } = {},
 ): Lazy<App> & { database: Lazy<TestDatabase>; redis: Lazy<TestRedis> } {
   const database = useTestDatabase();
-  const redis = useTestRedis();
+  const redis = useTestRedis(options.redis);
   const holder = lazy<App>('the app');
   let app: App | undefined;
   beforeAll(async () => {
@@ -72,6 +75,7 @@ export function useApp<App extends { close(): Promise<unknown> }>(
       databaseUrl: database.current.url,
       redisUrl: redis.current.url,
       redisKeyPrefix: redis.current.keyPrefix,
+      ...(redis.current.clusterNodes ? { redisClusterNodes: redis.current.clusterNodes } : {}),
     });
     holder.set(app);
   });

@@ -1,3 +1,3 @@
 import type { UserConfig } from 'vitest/config';
 
-export declare function integrationTestConfig(options?: { include?: string[] }): UserConfig;
+export declare function integrationTestConfig(options?: { include?: string[]; redisCluster?: boolean }): UserConfig;

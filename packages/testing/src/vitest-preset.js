@@ -23,7 +23,9 @@ const workspaceSources = [
 /**
  * Vitest config for packages whose tests use real Postgres and Redis: workspace packages resolve to
  * their TypeScript sources, and the migrated template database is prepared once per run.
- * @param {{ include?: string[] }} [options]
+ * With `redisCluster: true`, a local 3-primary Redis Cluster is started once per run as well (tests reach it
+ * through `createTestRedis({ cluster: true })`).
+ * @param {{ include?: string[], redisCluster?: boolean }} [options]
  */
 export function integrationTestConfig(options = {}) {
   return defineConfig({
@@ -31,7 +33,10 @@ export function integrationTestConfig(options = {}) {
     ssr: { resolve: { conditions: sourceConditions, externalConditions: ['@nestegg/source'] } },
     test: {
       include: options.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      globalSetup: [new URL('./global-setup.ts', import.meta.url).pathname],
+      globalSetup: [
+        new URL('./global-setup.ts', import.meta.url).pathname,
+        ...(options.redisCluster ? [new URL('./global-setup-redis-cluster.ts', import.meta.url).pathname] : []),
+      ],
       testTimeout: 30_000,
       hookTimeout: 60_000,
       pool: 'forks',

@@ -1,4 +1,5 @@
-import type { Redis, Result } from 'ioredis';
+import type { Result } from 'ioredis';
+import type { RedisClient } from './redis.js';
 
 /** The answer to "may this attempt go ahead?"; when not, how long until it may. */
 export interface Reservation {
@@ -40,7 +41,15 @@ export interface AttemptStore {
   succeedWithBackoff(key: string, address: string, policy: BackoffPolicy): Promise<void>;
 }
 
-const knownKey = (key: string) => `${key}:known`;
+/**
+ * A counter's keys carry its logical key as their hash tag (decision R2): the backoff scripts touch the
+ * account's failures and its known addresses together, which a Redis Cluster allows only within one slot,
+ * and different accounts, addresses and members spread over the shards. Every logical key starts with
+ * its limit's name (`login-account:`, `gate:`, …), so the tag is never empty, and a brace inside it (an
+ * e-mail may hold one) ends the tag at the same place in both keys, which still share a slot.
+ */
+const counterKey = (key: string) => `attempts:{${key}}`;
+const knownKey = (counter: string) => `${counter}:known`;
 
 /** KEYS: hash. ARGV: attribution, max, window ms. */
 const RESERVE_SCRIPT = `
@@ -107,7 +116,7 @@ const reservation = ([allowed, retryAfterMs]: [number, number]): Reservation => 
 });
 
 export class RedisAttemptStore implements AttemptStore {
-  constructor(private readonly redis: Redis) {
+  constructor(private readonly redis: RedisClient) {
     if (typeof redis.attemptReserve === 'function') return;
     redis.defineCommand('attemptReserve', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
     redis.defineCommand('attemptRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
@@ -116,19 +125,19 @@ export class RedisAttemptStore implements AttemptStore {
   }
 
   async reserve(key: string, attribution: string, max: number, windowMs: number) {
-    return reservation(await this.redis.attemptReserve(`attempts:${key}`, attribution, max, windowMs));
+    return reservation(await this.redis.attemptReserve(counterKey(key), attribution, max, windowMs));
   }
 
   async clear(key: string, attribution: string) {
-    await this.redis.hdel(`attempts:${key}`, attribution);
+    await this.redis.hdel(counterKey(key), attribution);
   }
 
   async release(key: string, attribution: string) {
-    await this.redis.attemptRelease(`attempts:${key}`, attribution);
+    await this.redis.attemptRelease(counterKey(key), attribution);
   }
 
   async reserveWithBackoff(key: string, address: string, policy: BackoffPolicy, nowMs: number) {
-    const account = `attempts:${key}`;
+    const account = counterKey(key);
     return reservation(
       await this.redis.attemptBackoff(
         account,
@@ -144,7 +153,7 @@ export class RedisAttemptStore implements AttemptStore {
   }
 
   async succeedWithBackoff(key: string, address: string, policy: BackoffPolicy) {
-    const account = `attempts:${key}`;
+    const account = counterKey(key);
     await this.redis.attemptSucceed(account, knownKey(account), address, policy.knownForMs);
   }
 }

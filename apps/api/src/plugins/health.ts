@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { pingRedis } from '../lib/redis.js';
 import { sendProblem } from './error-handler.js';
 
 /** One dependency as readiness sees it; the reason a probe failed goes to the log, never to the answer. */
@@ -73,7 +74,7 @@ function readinessOf(app: FastifyInstance): ReadinessSource {
       const notConfigured: Probed = { state: 'not configured' };
       const [database, cache] = await Promise.all([
         probe(() => app.sql`select 1`),
-        redis ? probe(() => redis.ping()) : notConfigured,
+        redis ? probe(() => pingRedis(redis)) : notConfigured,
       ]);
       const checks = { database: database.state, cache: cache.state };
       const databaseDown = database.state === 'down';

@@ -1,18 +1,18 @@
 import type { Database } from '@nestegg/db';
 import fp from 'fastify-plugin';
-import type { Redis } from 'ioredis';
 import type postgres from 'postgres';
 import type { Env } from '../env.js';
 import { type Clock, openInfrastructure } from '../infrastructure.js';
 import type { ApiMetrics } from '../lib/metrics.js';
+import type { RedisClient } from '../lib/redis.js';
 import { createServices, type Services } from '../services.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     sql: postgres.Sql;
-    /** The fast store; null when the api runs without REDIS_URL (sessions then live in Postgres only). */
-    redis: Redis | null;
+    /** The fast store (one Redis or a cluster); null without Redis configured (sessions then live in Postgres only). */
+    redis: RedisClient | null;
     services: Services;
     metrics: ApiMetrics;
   }
@@ -27,7 +27,7 @@ export default fp<{ env: Env; clock?: Clock }>(
     });
     app.decorate('db', infrastructure.db);
     app.decorate('sql', infrastructure.sql);
-    app.decorate('redis', infrastructure.redis);
+    app.decorate<RedisClient | null>('redis', infrastructure.redis);
     app.decorate('metrics', infrastructure.metrics);
     const services = createServices(infrastructure);
     app.decorate('services', services);

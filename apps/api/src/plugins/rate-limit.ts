@@ -1,14 +1,14 @@
 import { createRequire } from 'node:module';
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
-import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../lib/errors.js';
+import type { RedisClient } from '../lib/redis.js';
 
 type RedisStore = FastifyRateLimitStore & { key: string };
 type RedisStoreClass = new (
   continueExceeding: boolean,
   exponentialBackoff: boolean,
-  redis: Redis,
+  redis: RedisClient,
   key: string,
 ) => RedisStore;
 /** What the plugin really hands `child`: the merged limiter options and the route, when it knows one. */
@@ -27,7 +27,7 @@ const PluginRedisStore = createRequire(import.meta.url)('@fastify/rate-limit/sto
  * namespace and its key generator's value (`rate-limit:signup:<ip>`), a route-config limiter's adds
  * `<METHOD> <url>:`.
  */
-function namedRedisStore(redis: Redis, nameSpace: string): FastifyRateLimitStoreCtor {
+function namedRedisStore(redis: RedisClient, nameSpace: string): FastifyRateLimitStoreCtor {
   class NamedRedisStore extends PluginRedisStore {
     constructor(options: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
       super(options.continueExceeding ?? false, options.exponentialBackoff ?? false, redis, nameSpace);

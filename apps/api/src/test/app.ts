@@ -1,5 +1,5 @@
 import { type MemberPlan, type MemberRole, member } from '@nestegg/db';
-import { type AppFixtureContext, useApp } from '@nestegg/testing';
+import { type AppFixtureContext, type RedisTopology, useApp } from '@nestegg/testing';
 import type { FastifyInstance } from 'fastify';
 import { type BuildAppOptions, buildApp } from '../app.js';
 import { loadEnv } from '../env.js';
@@ -9,8 +9,14 @@ import { uniqueEmail } from './auth-helpers.js';
  * The api built on this test file's own database and Redis prefix. `overrides` sets env variables
  * (pass `REDIS_URL: ''` to run without Redis).
  */
-export function useTestApp(overrides: Record<string, string | undefined> = {}, options: BuildAppOptions = {}) {
-  return useApp(async (context) => buildApp(loadEnv(testEnvironment(context, overrides)), options));
+export function useTestApp(
+  overrides: Record<string, string | undefined> = {},
+  options: BuildAppOptions & { redis?: RedisTopology } = {},
+) {
+  const { redis, ...buildOptions } = options;
+  return useApp(async (context) => buildApp(loadEnv(testEnvironment(context, overrides)), buildOptions), {
+    ...(redis ? { redis } : {}),
+  });
 }
 
 /** The environment of a test app: this file's database and Redis prefix, quiet logs, then `overrides`. */
@@ -23,6 +29,7 @@ export function testEnvironment(
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     DATABASE_URL: context.databaseUrl,
     REDIS_URL: context.redisUrl,
+    REDIS_CLUSTER_NODES: context.redisClusterNodes,
     REDIS_KEY_PREFIX: context.redisKeyPrefix,
     PUBLIC_URL: 'http://nestegg.test',
     // A busy event loop in a test process is the test runner, not traffic: no shedding on it.

@@ -7,7 +7,7 @@ import { PasswordHasher } from '../auth/passwords.js';
 
 const hasher = new PasswordHasher();
 
-import { hashToken } from '../auth/session.store.js';
+import { hashToken, sessionCacheKeys } from '../auth/session.store.js';
 import { likeContains } from './members.service.js';
 
 const app = useTestApp();
@@ -30,7 +30,7 @@ const memberRow = async (id: number) => {
 const sessionRows = (id: number) => app.current.db.select().from(authSession).where(eq(authSession.memberId, id));
 
 const cachedSession = async (token: string) => {
-  const raw = await app.current.redis!.get(`session:${hashToken(token)}`);
+  const raw = await app.current.redis!.get(sessionCacheKeys(hashToken(token)).session);
   return raw ? (JSON.parse(raw) as { plan: string; role: string }) : null;
 };
 

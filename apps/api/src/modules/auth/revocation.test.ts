@@ -8,7 +8,7 @@ import { buildApp } from '../../app.js';
 import { loadEnv } from '../../env.js';
 import { createMemberWithSession, testEnvironment, useTestApp } from '../../test/app.js';
 import { signUpAndLogIn } from '../../test/auth-helpers.js';
-import { hashToken } from './session.store.js';
+import { hashToken, sessionCacheKeys } from './session.store.js';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const statusOf = async (app: FastifyInstance, url: string, token: string) =>
@@ -62,14 +62,16 @@ describe('a change made while Redis is unreachable holds when it returns (two ap
     const created = await createMemberWithSession(first, options);
     expect(await statusOf(first, '/api/auth/profile', created.token)).toBe(200);
     expect(await statusOf(second, '/api/auth/profile', created.token)).toBe(200);
-    expect(await inspector.exists(`session:${hashToken(created.token)}`)).toBe(1);
+    expect(await inspector.exists(sessionCacheKeys(hashToken(created.token)).session)).toBe(1);
     return created;
   }
 
   async function expectGoneEverywhere(token: string) {
     expect(await statusOf(first, '/api/auth/profile', token)).toBe(401);
     expect(await statusOf(second, '/api/auth/profile', token)).toBe(401);
-    expect(await eventually(async () => (await inspector.exists(`session:${hashToken(token)}`)) === 0)).toBe(true);
+    expect(
+      await eventually(async () => (await inspector.exists(sessionCacheKeys(hashToken(token)).session)) === 0),
+    ).toBe(true);
     expect(await statusOf(second, '/api/auth/profile', token)).toBe(401);
   }
 
@@ -136,7 +138,7 @@ describe('a change made while Redis is unreachable holds when it returns (two ap
     });
     expect(await statusOf(first, '/api/admin/members', target.token)).toBe(403);
     expect(await statusOf(second, '/api/admin/members', target.token)).toBe(403);
-    await eventually(async () => (await inspector.exists(`session:${hashToken(target.token)}`)) === 0);
+    await eventually(async () => (await inspector.exists(sessionCacheKeys(hashToken(target.token)).session)) === 0);
     expect(await statusOf(second, '/api/admin/members', target.token)).toBe(403);
   });
 
@@ -181,15 +183,15 @@ describe('a cached session never outlives its backup row', () => {
     expect(await statusOf(app.current, '/api/auth/profile', token)).toBe(200);
     const tokenHash = hashToken(token);
     const [row] = await app.current.db.select().from(authSession).where(eq(authSession.tokenHash, tokenHash));
-    const cachedFor = await app.current.redis!.pttl(`session:${tokenHash}`);
+    const cachedFor = await app.current.redis!.pttl(sessionCacheKeys(tokenHash).session);
     expect(Math.abs(Date.now() + cachedFor - row!.expiresAt.getTime())).toBeLessThan(2000);
 
     // The row disappears behind the cache's back (as the clean-up would); once the slide check is due,
     // the cached copy dies with it instead of living on.
     await app.current.db.delete(authSession).where(eq(authSession.tokenHash, tokenHash));
-    await app.current.redis!.del(`session-backup-fresh:${tokenHash}`);
+    await app.current.redis!.del(sessionCacheKeys(tokenHash).slideMarker);
     expect(await statusOf(app.current, '/api/auth/profile', token)).toBe(401);
-    expect(await app.current.redis!.exists(`session:${tokenHash}`)).toBe(0);
+    expect(await app.current.redis!.exists(sessionCacheKeys(tokenHash).session)).toBe(0);
   });
 });
 

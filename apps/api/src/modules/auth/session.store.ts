@@ -13,9 +13,10 @@ import {
 import { enqueueSessionCacheInvalidations, SESSION_CACHE_DISTRUST_CHANNEL } from '@nestegg/membership';
 import { and, asc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Redis, Result } from 'ioredis';
+import type { Result } from 'ioredis';
 import type postgres from 'postgres';
 import type { Clock } from '../../infrastructure.js';
+import type { RedisClient } from '../../lib/redis.js';
 
 export const REMEMBER_ME_TTL_SECONDS = 30 * 24 * 60 * 60;
 
@@ -46,7 +47,7 @@ export interface SessionStoreDeps {
   db: Database;
   /** For LISTEN/NOTIFY between api instances (see `forgetCached`). */
   sql: postgres.Sql;
-  redis: Redis | null;
+  redis: RedisClient | null;
   logger: FastifyBaseLogger;
   clock: Clock;
   /** Idle lifetime of a session without rememberMe. */
@@ -72,15 +73,27 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
-const cacheKey = (tokenHash: string) => `session:${tokenHash}`;
+/**
+ * A token's keys share the hash tag `{tokenHash}` (decision R2): the scripts below touch all three at
+ * once, which a Redis Cluster allows only within one slot, and tokens (random) spread over the shards.
+ * The token hash is base64url, so it holds no brace that could end the tag early.
+ */
+const cacheKey = (tokenHash: string) => `session:{${tokenHash}}`;
 /** Present while the backup's expiry is fresh; once it lapses, the next use slides the backup. */
-const slideMarkerKey = (tokenHash: string) => `session-backup-fresh:${tokenHash}`;
+const slideMarkerKey = (tokenHash: string) => `session:{${tokenHash}}:fresh`;
 /**
  * Bumped whenever a cached copy is dropped because the session changed. A write of a cached copy
  * (after a restore or at login) happens only if the generation it saw first is still current, so a
  * restore that read the row just before a change committed cannot put the old values back.
  */
-const generationKey = (tokenHash: string) => `session-generation:${tokenHash}`;
+const generationKey = (tokenHash: string) => `session:{${tokenHash}}:generation`;
+
+/** A token's Redis keys (without the key prefix), for tests and tools. */
+export const sessionCacheKeys = (tokenHash: string) => ({
+  session: cacheKey(tokenHash),
+  slideMarker: slideMarkerKey(tokenHash),
+  generation: generationKey(tokenHash),
+});
 const GENERATION_KEEP_SECONDS = 600;
 const DRAIN_INTERVAL_MS = 1000;
 const DRAIN_BATCH = 500;
@@ -114,6 +127,14 @@ redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
 return 1
 `;
 
+/** KEYS: session, slide marker, generation. ARGV: seconds the bumped generation is kept. */
+const DROP_SCRIPT = `
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('INCR', KEYS[3])
+redis.call('EXPIRE', KEYS[3], ARGV[1])
+return 1
+`;
+
 /** Rewrites a cached copy after its backup slid, only if it still exists (a dropped copy stays dropped). */
 const REFRESH_IF_PRESENT_SCRIPT = `
 return redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[2], 'XX') and 1 or 0
@@ -140,6 +161,7 @@ declare module 'ioredis' {
       generationSeen: string,
     ): Result<number, Context>;
     refreshSessionIfPresent(session: string, json: string, expiresAtMs: number): Result<number, Context>;
+    dropSession(session: string, marker: string, generation: string, keepSeconds: number): Result<number, Context>;
   }
 }
 
@@ -153,7 +175,7 @@ declare module 'ioredis' {
  */
 export class SessionStore {
   private readonly db: Database;
-  private readonly redis: Redis | null;
+  private readonly redis: RedisClient | null;
   private cacheTrusted = false;
   /** Bumped on every distrust: a drain that started before it must not restore trust (its read may predate the change). */
   private distrustEpoch = 0;
@@ -384,6 +406,7 @@ export class SessionStore {
     this.redis.defineCommand('touchSession', { numberOfKeys: 3, lua: TOUCH_SCRIPT });
     this.redis.defineCommand('cacheSessionIfCurrent', { numberOfKeys: 3, lua: CACHE_IF_CURRENT_SCRIPT });
     this.redis.defineCommand('refreshSessionIfPresent', { numberOfKeys: 1, lua: REFRESH_IF_PRESENT_SCRIPT });
+    this.redis.defineCommand('dropSession', { numberOfKeys: 3, lua: DROP_SCRIPT });
   }
 
   /** Runs a change to session rows and records their tokens in the outbox, in `tx` or its own transaction. */
@@ -403,14 +426,20 @@ export class SessionStore {
     return tokenHashes;
   }
 
+  /**
+   * One script per token (its keys share a slot, R2; tokens of one member are on any shard), all sent at
+   * once; throws if any of them failed, so the outbox keeps the tokens until every drop is confirmed.
+   */
   private async dropCachedCopies(tokenHashes: string[]): Promise<void> {
-    if (!this.redis) return;
-    const batch = this.redis.multi().del(...tokenHashes.flatMap((hash) => [cacheKey(hash), slideMarkerKey(hash)]));
-    for (const hash of tokenHashes)
-      batch.incr(generationKey(hash)).expire(generationKey(hash), GENERATION_KEEP_SECONDS);
-    const results = await batch.exec();
-    const failed = results?.find(([error]) => error);
-    if (!results || failed) throw failed?.[0] ?? new Error('redis transaction aborted');
+    const redis = this.redis;
+    if (!redis) return;
+    const results = await Promise.allSettled(
+      tokenHashes.map((hash) =>
+        redis.dropSession(cacheKey(hash), slideMarkerKey(hash), generationKey(hash), GENERATION_KEEP_SECONDS),
+      ),
+    );
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   private distrustCache(): void {

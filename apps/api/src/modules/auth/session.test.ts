@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { signUpAndLogIn, uniqueEmail } from '../../test/auth-helpers.js';
-import { hashToken, REMEMBER_ME_TTL_SECONDS } from './session.store.js';
+import { hashToken, REMEMBER_ME_TTL_SECONDS, sessionCacheKeys } from './session.store.js';
 
 const DAY = 24 * 60 * 60;
 
@@ -22,7 +22,7 @@ describe('sessions (Redis with a Postgres backup)', () => {
   it('writes the fast store and the backup together at login', async () => {
     const { token } = await signUpAndLogIn(app.current);
     expect(await backupOf(token)).toBeDefined();
-    expect(await app.current.redis!.exists(`session:${hashToken(token)}`)).toBe(1);
+    expect(await app.current.redis!.exists(sessionCacheKeys(hashToken(token)).session)).toBe(1);
   });
 
   it('lasts 30 days with rememberMe, and the configured idle lifetime without', async () => {
@@ -32,7 +32,7 @@ describe('sessions (Redis with a Postgres backup)', () => {
     expect(secondsLeft(remembered.expiresAt)).toBeGreaterThan(REMEMBER_ME_TTL_SECONDS - 60);
     expect(secondsLeft(normal.expiresAt)).toBeLessThanOrEqual(DAY);
     expect(secondsLeft(normal.expiresAt)).toBeGreaterThan(DAY - 60);
-    expect(await app.current.redis!.ttl(`session:${hashToken(remembered.token)}`)).toBeGreaterThan(
+    expect(await app.current.redis!.ttl(sessionCacheKeys(hashToken(remembered.token)).session)).toBeGreaterThan(
       REMEMBER_ME_TTL_SECONDS - 60,
     );
     expect((await backupOf(remembered.token))?.rememberMe).toBe(true);
@@ -40,9 +40,9 @@ describe('sessions (Redis with a Postgres backup)', () => {
 
   it('restores a session from the backup when the fast store misses, and stores it again', async () => {
     const { token, headers } = await signUpAndLogIn(app.current);
-    await app.current.redis!.del(`session:${hashToken(token)}`);
+    await app.current.redis!.del(sessionCacheKeys(hashToken(token)).session);
     expect((await profile(headers)).statusCode).toBe(200);
-    expect(await app.current.redis!.exists(`session:${hashToken(token)}`)).toBe(1);
+    expect(await app.current.redis!.exists(sessionCacheKeys(hashToken(token)).session)).toBe(1);
   });
 
   it('slides the backup lifetime when it is due', async () => {
@@ -52,14 +52,14 @@ describe('sessions (Redis with a Postgres backup)', () => {
       .update(authSession)
       .set({ expiresAt: soon })
       .where(eq(authSession.tokenHash, hashToken(token)));
-    await app.current.redis!.del(`session-backup-fresh:${hashToken(token)}`);
+    await app.current.redis!.del(sessionCacheKeys(hashToken(token)).slideMarker);
     expect((await profile(headers)).statusCode).toBe(200);
     expect((await backupOf(token))!.expiresAt.getTime()).toBeGreaterThan(Date.now() + DAY * 1000 - 60_000);
   });
 
   it('refuses an expired backup', async () => {
     const { token, headers } = await signUpAndLogIn(app.current);
-    await app.current.redis!.del(`session:${hashToken(token)}`);
+    await app.current.redis!.del(sessionCacheKeys(hashToken(token)).session);
     await app.current.db
       .update(authSession)
       .set({ expiresAt: new Date(Date.now() - 1000) })
@@ -70,7 +70,7 @@ describe('sessions (Redis with a Postgres backup)', () => {
   it('never caches a backup row read just before a plan change committed', async () => {
     const { token, member: created } = await signUpAndLogIn(app.current);
     const tokenHash = hashToken(token);
-    await app.current.redis!.del(`session:${tokenHash}`);
+    await app.current.redis!.del(sessionCacheKeys(tokenHash).session);
     // Make the backup due to slide, and let the plan change commit right after the backup was read.
     await app.current.db
       .update(authSession)
@@ -92,7 +92,7 @@ describe('sessions (Redis with a Postgres backup)', () => {
     const response = await app.current.inject({ method: 'POST', url: '/api/auth/logout', headers });
     expect(response.statusCode).toBe(204);
     expect(await backupOf(token)).toBeUndefined();
-    expect(await app.current.redis!.exists(`session:${hashToken(token)}`)).toBe(0);
+    expect(await app.current.redis!.exists(sessionCacheKeys(hashToken(token)).session)).toBe(0);
     expect((await profile(headers)).statusCode).toBe(401);
   });
 

@@ -29,7 +29,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { signUpAndLogIn } from '../../test/auth-helpers.js';
-import { hashToken } from './session.store.js';
+import { hashToken, sessionCacheKeys } from './session.store.js';
 
 /** Gives the member a row in every table that can hold their data, and touches someone else's content. */
 async function seedEverything(app: FastifyInstance, memberId: number, otherId: number) {
@@ -180,7 +180,7 @@ describe('withdrawal (DELETE /api/auth/me)', () => {
       Object.values(after).every((count) => count === 0),
       JSON.stringify(after),
     ).toBe(true);
-    expect(await app.current.redis!.exists(`session:${hashToken(leaving.token)}`)).toBe(0);
+    expect(await app.current.redis!.exists(sessionCacheKeys(hashToken(leaving.token)).session)).toBe(0);
     expect(
       (await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: leaving.headers })).statusCode,
     ).toBe(401);
