@@ -178,7 +178,7 @@ describe('uniqueness, ranges and e-mail the document declares (C29)', () => {
     });
     expect(signup.status, JSON.stringify(signup.body)).toBe(201);
     expect(signup.body.email).toBe(email.trim().toLowerCase());
-    expect(signup.response.headers.location).toBe('/api/auth/me');
+    expect(signup.response.headers.location).toBe('/api/auth/profile');
     for (const refused of ['"q"@example.com', 'a..b@example.com', 'a@example']) {
       const answer = await call(app, undefined, 'POST', '/api/auth/signup', {
         email: refused,

@@ -44,6 +44,21 @@ export function meta(auth: AuthLevel, extra?: Omit<RouteMetadata, 'auth'>): Rout
   return { ...extra, auth };
 }
 
+/**
+ * `baseHeaders` for ts-rest's `initClient`: sends `Authorization: Bearer <token>` on every route that takes a
+ * session (its `metadata.auth` is not `public`; the OpenAPI document's per-operation `security` says the same),
+ * reading the token when each request is made, and nothing while `token()` gives none (decision C31).
+ *   initClient(ledgerContract, { baseUrl, baseHeaders: bearerAuth(() => session.token) })
+ */
+export const bearerAuth = (token: () => string | null | undefined) => ({
+  authorization: (options: { route: { metadata?: unknown } }): string => {
+    const value = token();
+    const auth = (options.route.metadata as { auth?: unknown } | undefined)?.auth;
+    // ts-rest leaves out a header whose value is undefined.
+    return (value && auth !== 'public' ? `Bearer ${value}` : undefined) as string;
+  },
+});
+
 export const isAuthLevel = (value: unknown): value is AuthLevel =>
   typeof value === 'string' && (authLevels as readonly string[]).includes(value);
 

@@ -11,7 +11,7 @@ const idPath = (base: string, id: unknown): string | undefined =>
 
 /** Creations whose resource does not live under the path they were posted to, by route template. */
 const elsewhere: Record<string, (body: Body, path: string) => string | undefined> = {
-  'POST /api/auth/signup': () => '/api/auth/me',
+  'POST /api/auth/signup': () => '/api/auth/profile',
   'POST /api/board/posts/:id/comments': (body) => idPath('/api/board/comments', body.id),
   'POST /api/board/tag-groups/:id/tags': (body) => idPath('/api/board/tags', body.id),
   'POST /api/board/images': (body) => (typeof body.url === 'string' ? body.url : undefined),
