@@ -7,7 +7,7 @@
  *   pnpm --filter @nestegg/api admin reencrypt-account-numbers [batchSize]
  *   node dist/cli/admin.js promote <email>
  *
- * Reads DATABASE_URL (required) and REDIS_URL / REDIS_KEY_PREFIX (optional: used to drop the cached copies
+ * Reads DATABASE_URL (required) and REDIS_URL or REDIS_CLUSTER_NODES / REDIS_KEY_PREFIX (optional: used to drop the cached copies
  * of the promoted member's sessions). `create` takes the password from ADMIN_PASSWORD, or asks for it
  * twice on the terminal without echo, or reads the first line of piped stdin. `reencrypt-account-numbers`
  * moves every stored wallet account number (plain, or under an older key) to ACCOUNT_NUMBER_KEY_ID, in
@@ -30,7 +30,7 @@ const USAGE = `Usage:
   admin reencrypt-account-numbers [batchSize]
                                         re-encrypt every wallet account number under
                                         ACCOUNT_NUMBER_KEY_ID (default batch 500)
-Environment: DATABASE_URL (required), REDIS_URL and REDIS_KEY_PREFIX (optional),
+Environment: DATABASE_URL (required), REDIS_URL or REDIS_CLUSTER_NODES and REDIS_KEY_PREFIX (optional),
 ACCOUNT_NUMBER_KEYS and ACCOUNT_NUMBER_KEY_ID (for reencrypt-account-numbers).`;
 
 /** A failure with a message for the operator and an exit code. */

@@ -1,5 +1,5 @@
 import { authSession, member } from '@nestegg/db';
-import { type OwnRedisServer, startOwnRedisServer, useTestDatabase } from '@nestegg/testing';
+import { type OwnRedisServer, redisTopologies, startOwnRedisServer, useTestDatabase } from '@nestegg/testing';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -175,8 +175,8 @@ describe('a change made while Redis is unreachable holds when it returns (two ap
   });
 });
 
-describe('a cached session never outlives its backup row', () => {
-  const app = useTestApp();
+describe.each(redisTopologies)('a cached session never outlives its backup row (%s Redis)', (topology) => {
+  const app = useTestApp({}, { redis: topology });
 
   it('expires in Redis exactly when its backup row does, and ends when the row is gone', async () => {
     const { token } = await createMemberWithSession(app.current);

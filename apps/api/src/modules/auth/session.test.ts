@@ -1,4 +1,5 @@
 import { authSession } from '@nestegg/db';
+import { redisTopologies } from '@nestegg/testing';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
@@ -7,8 +8,8 @@ import { hashToken, REMEMBER_ME_TTL_SECONDS, sessionCacheKeys } from './session.
 
 const DAY = 24 * 60 * 60;
 
-describe('sessions (Redis with a Postgres backup)', () => {
-  const app = useTestApp({ SESSION_TTL_HOURS: '24' });
+describe.each(redisTopologies)('sessions (%s Redis with a Postgres backup)', (topology) => {
+  const app = useTestApp({ SESSION_TTL_HOURS: '24' }, { redis: topology });
   const profile = (headers: Record<string, string>) =>
     app.current.inject({ method: 'GET', url: '/api/auth/profile', headers });
   const backupOf = async (token: string) =>
