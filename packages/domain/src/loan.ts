@@ -66,7 +66,7 @@ function annuityBalance(principal: bigint, annualRatePercent: string | null, mon
 }
 
 /** `12.3456` → 123456 / 10000, exactly. */
-function parseDecimal(value: string): { numerator: bigint; denominator: bigint } {
+export function parseDecimal(value: string): { numerator: bigint; denominator: bigint } {
   const match = /^(\d+)(?:\.(\d+))?$/.exec(value.trim());
   if (!match) throw new RangeError(`not a decimal: ${value}`);
   const fraction = match[2] ?? '';

@@ -71,12 +71,23 @@ export const WalletFieldsSchema = z.object({
   loanAmount: NonNegativeMoneySchema.nullable()
     .optional()
     .describe(
-      'Executed loan amount. Loan terms (amount, method, months, start; rate optional, null = 0 %) are for LOAN wallets and come all together; a LOAN wallet with terms is valued by its amortization schedule',
+      'LOAN: the executed loan amount; MINUS: the credit limit. Loan terms are for LOAN and MINUS wallets only. LOAN: amount, method, months and start come all together (rate optional, null = 0 %), and the wallet is valued by its amortization schedule. MINUS (a credit line): the limit is required with any other term, months and start (the term) come together, the method is null or BULLET; the wallet is still valued by its balance (what is drawn)',
     ),
-  loanRate: LoanRateSchema.nullable().optional().describe('Annual interest, percent'),
-  loanMethod: LoanMethodSchema.nullable().optional(),
-  loanMonths: z.number().int().min(1).max(LOAN_MONTHS_MAX).nullable().optional(),
-  loanStart: DateSchema.nullable().optional(),
+  loanRate: LoanRateSchema.nullable()
+    .optional()
+    .describe('Annual interest, percent (MINUS: on the drawn balance); null = 0 %'),
+  loanMethod: LoanMethodSchema.nullable()
+    .optional()
+    .describe('LOAN: the repayment method. MINUS: a credit line has none: null or BULLET (repaid at maturity)'),
+  loanMonths: z
+    .number()
+    .int()
+    .min(1)
+    .max(LOAN_MONTHS_MAX)
+    .nullable()
+    .optional()
+    .describe('LOAN: the number of monthly payments; MINUS: the term of the line (it matures loanStart + loanMonths)'),
+  loanStart: DateSchema.nullable().optional().describe("LOAN: the execution date; MINUS: the start of the line's term"),
   manualValuation: z
     .boolean()
     .optional()
@@ -89,6 +100,24 @@ export const CreateWalletRequestSchema = WalletFieldsSchema;
 export type CreateWalletRequest = z.infer<typeof CreateWalletRequestSchema>;
 export const UpdateWalletRequestSchema = WalletFieldsSchema.partial();
 export type UpdateWalletRequest = z.infer<typeof UpdateWalletRequestSchema>;
+
+/**
+ * What a credit line (a MINUS wallet with a limit) shows, derived from its terms and balance. Whole units; the
+ * interest is truncated (원 미만 절사).
+ */
+export const CreditLineSchema = z.object({
+  limit: NonNegativeMoneySchema.describe('The credit limit (loanAmount)'),
+  drawn: NonNegativeMoneySchema.describe('What is drawn: minus the balance when it is negative, else 0'),
+  available: NonNegativeMoneySchema.describe('limit − drawn, never below 0'),
+  overLimit: NonNegativeMoneySchema.describe('drawn − limit when more than the limit is drawn, else 0'),
+  monthlyInterestEstimate: NonNegativeMoneySchema.describe(
+    "One month of interest on today's drawn balance: drawn × loanRate / 100 / 12, truncated to whole units (the bank charges it by the day, so a month's actual interest differs with its days and draws)",
+  ),
+  maturityDate: DateSchema.nullable().describe(
+    'When the line matures (is up for renewal): loanStart + loanMonths, clamped to a shorter month; null without a term',
+  ),
+});
+export type CreditLine = z.infer<typeof CreditLineSchema>;
 
 export const WalletSchema = z.object({
   id: IdSchema,
@@ -106,6 +135,9 @@ export const WalletSchema = z.object({
   loanStart: DateSchema.nullable(),
   manualValuation: z.boolean(),
   currentValue: MoneySchema.nullable(),
+  creditLine: CreditLineSchema.nullable().describe(
+    'A MINUS wallet with a credit limit: available credit and interest on the drawn balance; null otherwise',
+  ),
   createdAt: InstantSchema,
   updatedAt: InstantSchema,
 });
@@ -120,7 +152,8 @@ export type WalletList = z.infer<typeof WalletListSchema>;
 /**
  * A wallet's value: a manual-valuation wallet counts at its `currentValue`; a LOAN wallet with loan terms at
  * minus the principal its schedule still owes; any other wallet at its `balance` (MINUS and CARD wallets may
- * be negative). Positive values are assets, negative ones liabilities.
+ * be negative; a MINUS wallet counts what is drawn, whatever its limit). Positive values are assets, negative
+ * ones liabilities.
  */
 export const NetWorthSchema = z.object({
   asOf: DateSchema.describe("Today in the service's time zone"),
@@ -237,4 +270,5 @@ export const walletsNamedSchemas: NamedSchemas = {
   NetWorthPoint: NetWorthPointSchema,
   WalletType: WalletTypeSchema,
   LoanMethod: LoanMethodSchema,
+  CreditLine: CreditLineSchema,
 };

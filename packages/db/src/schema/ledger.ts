@@ -74,7 +74,7 @@ export const account = pgTable(
      */
     balance: money('balance').notNull().default(0),
     sortOrder: integer('sort_order').notNull().default(0),
-    /** Executed loan amount. */
+    /** Executed loan amount (LOAN); the credit limit (MINUS, a credit line: decision L33). */
     loanAmount: money('loan_amount'),
     /** Annual interest in percent, e.g. `4.2500`. */
     loanRate: numeric('loan_rate', { precision: 7, scale: 4 }),

@@ -51,9 +51,16 @@ async function accounts(
     .from(account)
     .where(eq(account.memberId, memberId))
     .orderBy(asc(account.sortOrder), asc(account.id));
-  // The wallet as the api shows it, less what a restore assigns anew.
+  // The wallet as the api shows it, less what a restore assigns anew and what is derived (a credit line's
+  // figures follow from its terms and balance).
   return rows.map((row) => {
-    const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...backedUp } = toWallet(row, cipher);
+    const {
+      id: _id,
+      createdAt: _createdAt,
+      updatedAt: _updatedAt,
+      creditLine: _creditLine,
+      ...backedUp
+    } = toWallet(row, cipher);
     return backedUp;
   });
 }

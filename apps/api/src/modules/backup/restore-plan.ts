@@ -8,6 +8,7 @@
 import { type Backup, type BackupEntrySchema, backupHasData, type RestoreResult } from '@nestegg/contract';
 import { addDays, type CalendarDate, completeSchedule } from '@nestegg/domain';
 import type { z } from 'zod';
+import { loanTermIssues } from '../wallets/loan-terms.js';
 
 /** Entries per INSERT statement: large enough to amortise a round trip, small enough to overlap with checking. */
 export const ENTRY_BATCH_SIZE = 5_000;
@@ -86,20 +87,9 @@ function checkWallet(wallets: Set<string>, name: string | null | undefined, path
   if (name != null && !wallets.has(name)) issues.add(path, 'no wallet of this name in the backup');
 }
 
-const LOAN_TERMS = ['loanAmount', 'loanRate', 'loanMethod', 'loanMonths', 'loanStart'] as const;
-const REQUIRED_LOAN_TERMS = ['loanAmount', 'loanMethod', 'loanMonths', 'loanStart'] as const;
-
-/** The wallets' rule (L21): loan terms only on LOAN wallets, and then all together (the rate may be empty). */
+/** The wallets' rule (L21, L33): loan terms only on LOAN and MINUS wallets, each type's terms complete. */
 function checkLoanTerms(account: Backup['accounts'][number], index: number, issues: Issues): void {
-  const given = LOAN_TERMS.filter((field) => account[field] != null);
-  if (given.length === 0) return;
-  if (account.type !== 'LOAN') {
-    for (const field of given) issues.add(`accounts.${index}.${field}`, 'loan terms are for LOAN wallets only');
-    return;
-  }
-  for (const field of REQUIRED_LOAN_TERMS) {
-    if (account[field] == null) issues.add(`accounts.${index}.${field}`, 'required together with the other loan terms');
-  }
+  for (const { field, message } of loanTermIssues(account)) issues.add(`accounts.${index}.${field}`, message);
 }
 
 function plannedWallets(backup: BackupHead, issues: Issues): PlannedWallet[] {

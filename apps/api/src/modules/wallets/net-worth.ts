@@ -8,7 +8,8 @@
  *   the schedule of the terms recorded on or before the day (before the first record, the first terms).
  * - Any other wallet is worth its balance: the opening balance plus its confirmed incomes minus its confirmed
  *   expenses. In the past: the entries dated up to the day, and the opening balance from the day the wallet
- *   was created. MINUS and CARD wallets count as they are, negative included.
+ *   was created. MINUS and CARD wallets count as they are, negative included: a MINUS wallet's credit-line terms
+ *   (limit, rate, term) do not change its value, which is what is drawn (L33).
  *
  * Positive values add to the assets, negative ones to the liabilities.
  */

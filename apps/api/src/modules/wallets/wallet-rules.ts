@@ -1,7 +1,8 @@
 import { FREE_WALLET_LIMITS, type WalletType } from '@nestegg/contract';
 import { account, type DbOrTx } from '@nestegg/db';
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { BadRequestError, type FieldIssue, ValidationFailedError } from '../../lib/errors.js';
+import { BadRequestError, ValidationFailedError } from '../../lib/errors.js';
+import { loanTermIssues } from './loan-terms.js';
 import type { LoanColumns } from './net-worth.js';
 
 /** Advisory lock namespace ("WALL") of a member's wallet set: creates, limited type changes and reorders. */
@@ -37,25 +38,12 @@ export async function assertUnderWalletLimit(
   }
 }
 
-/** The loan terms of a wallet (the rate may stay empty). */
-export const loanFields = ['loanAmount', 'loanRate', 'loanMethod', 'loanMonths', 'loanStart'] as const;
-const requiredLoanFields = ['loanAmount', 'loanMethod', 'loanMonths', 'loanStart'] as const;
-
 /**
- * Loan terms belong to LOAN wallets and come together (the rate may stay empty: 0 %), so a wallet is
- * either valued by its schedule or by its balance, never by half a schedule. Checked on the wallet as it
- * will be stored (an update merges into the stored row).
+ * Loan terms only where they mean something (LOAN: a schedule; MINUS: a credit line) and complete, so a wallet
+ * is valued by a whole schedule or by its balance, never by half a schedule (loan-terms.ts). Checked on the
+ * wallet as it will be stored (an update merges into the stored row).
  */
 export function assertLoanTerms(wallet: LoanColumns): void {
-  const given = loanFields.filter((field) => wallet[field] !== null);
-  if (given.length === 0) return;
-  let issues: FieldIssue[];
-  if (wallet.type !== 'LOAN') {
-    issues = given.map((field) => ({ path: `body.${field}`, message: 'loan terms are for LOAN wallets only' }));
-  } else {
-    issues = requiredLoanFields
-      .filter((field) => wallet[field] === null)
-      .map((field) => ({ path: `body.${field}`, message: 'required together with the other loan terms' }));
-  }
+  const issues = loanTermIssues(wallet).map(({ field, message }) => ({ path: `body.${field}`, message }));
   if (issues.length > 0) throw new ValidationFailedError(issues);
 }

@@ -1,5 +1,6 @@
-import type { Wallet } from '@nestegg/contract';
+import type { CreditLine, Wallet } from '@nestegg/contract';
 import { account } from '@nestegg/db';
+import { creditLineOf } from '@nestegg/domain';
 import type { AccountNumberCipher } from './account-numbers.js';
 
 /** The wallet columns every read selects (the delta sync reads the same ones). */
@@ -64,7 +65,17 @@ export function toWallet(row: WalletRow, accountNumbers: AccountNumberCipher): W
     loanStart: row.loanStart,
     manualValuation: row.manualValuation,
     currentValue: row.currentValue,
+    creditLine: creditLineOfRow(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** A MINUS wallet with a limit is a credit line (decision L33): what is drawn, left and accruing. */
+function creditLineOfRow(row: WalletRow): CreditLine | null {
+  if (row.type !== 'MINUS' || row.loanAmount === null) return null;
+  return creditLineOf(
+    { limit: row.loanAmount, annualRatePercent: row.loanRate, months: row.loanMonths, start: row.loanStart },
+    row.balance,
+  );
 }

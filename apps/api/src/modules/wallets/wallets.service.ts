@@ -16,6 +16,7 @@ import type { Clock } from '../../infrastructure.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 import { type AccountNumberCipher, type ReencryptionReport, reencryptAccountNumbers } from './account-numbers.js';
+import { loanFields } from './loan-terms.js';
 import {
   type EntryBuckets,
   type LoanVersion,
@@ -26,7 +27,7 @@ import {
   type ValuedWallet,
 } from './net-worth.js';
 import { toWallet, type WalletRow, walletColumns } from './wallet.view.js';
-import { assertLoanTerms, assertUnderWalletLimit, loanFields, lockWalletSet } from './wallet-rules.js';
+import { assertLoanTerms, assertUnderWalletLimit, lockWalletSet } from './wallet-rules.js';
 
 export interface WalletsDeps {
   db: Database;
@@ -90,7 +91,8 @@ async function recordValue(tx: DbOrTx, memberId: number, row: WalletRow, day: Is
 
 /**
  * Records the loan terms in force from `day` (one row per wallet and day: the day's last terms win); only for a
- * LOAN wallet whose terms are complete. The net-worth trend values each past day by the terms of then.
+ * LOAN wallet whose terms are complete. The net-worth trend values each past day by the terms of then. A credit
+ * line's terms (MINUS) are not recorded: they do not value it, and the history reads as a loan's (L33).
  */
 async function recordLoanTerms(tx: DbOrTx, memberId: number, row: WalletRow, day: IsoDate): Promise<void> {
   if (!loanTermsOf(row)) return;
