@@ -27,12 +27,18 @@ export interface OwnRedisCluster {
  */
 const NODE_TIMEOUT_MS = 1000;
 
-function spawnNode(port: number, dir: string): ChildProcess {
+/**
+ * The cluster bus port is set (`cluster-port`, Redis ≥ 7) rather than left at port + 10000, which is past
+ * 65535 for a free port above 55535 (Linux hands out up to 60999).
+ */
+function spawnNode(port: number, busPort: number, dir: string): ChildProcess {
   return spawn(
     'redis-server',
     [
       '--port',
       String(port),
+      '--cluster-port',
+      String(busPort),
       '--bind',
       '127.0.0.1',
       '--dir',
@@ -99,13 +105,20 @@ async function clusterOk(port: number): Promise<boolean> {
  */
 export async function startRedisCluster(): Promise<OwnRedisCluster> {
   const root = mkdtempSync(join(tmpdir(), 'nestegg-redis-cluster-'));
-  const ports = [await freePort(), await freePort(), await freePort()];
+  const ports: number[] = [];
+  const busPorts: number[] = [];
+  while (ports.length < 3) {
+    const [port, busPort] = [await freePort(), await freePort()];
+    if (port === busPort || [...ports, ...busPorts].some((used) => used === port || used === busPort)) continue;
+    ports.push(port);
+    busPorts.push(busPort);
+  }
   const dirs = ports.map((port) => {
     const dir = join(root, String(port));
     mkdirSync(dir);
     return dir;
   });
-  const servers: ChildProcess[] = ports.map((port, index) => spawnNode(port, dirs[index]!));
+  const servers: ChildProcess[] = ports.map((port, index) => spawnNode(port, busPorts[index]!, dirs[index]!));
   const stopAll = async () => {
     await Promise.all(servers.map(terminate));
     rmSync(root, { recursive: true, force: true });
@@ -142,7 +155,7 @@ export async function startRedisCluster(): Promise<OwnRedisCluster> {
     async startNode(index) {
       const server = servers[index]!;
       if (server.exitCode === null && server.signalCode === null) return;
-      servers[index] = spawnNode(ports[index]!, dirs[index]!);
+      servers[index] = spawnNode(ports[index]!, busPorts[index]!, dirs[index]!);
       await waitForReady(servers[index]!);
       await waitUntilOk();
     },
