@@ -24,8 +24,20 @@ export function isNeverAnApproval(text: string): boolean {
   return NOTICE_WITHOUT_APPROVAL.test(text) && !/승인/.test(text);
 }
 
+/**
+ * Card-app pushes without any approval word: a title line, the merchant, the amount alone on its line and the
+ * full date and time ("온라인쇼핑\nCJCGV(씨제이씨지브이)\n11,400원\n2026.09.30 19:10:30"). The first line is then a
+ * title, never the merchant (CN13).
+ */
+const AMOUNT_LINE = /(?<=^|\n)\d{1,3}(?:,\d{3})*원(?=\n|$)/;
+const FULL_DATE_TIME = /(?:20\d{2}[./-])?\d{1,2}[./-]\d{1,2}\.?\s\d{1,2}:\d{2}/;
+
+export function isTitledPushWithoutApprovalWord(text: string): boolean {
+  return !APPROVAL_WORDS.test(text) && AMOUNT_LINE.test(text) && FULL_DATE_TIME.test(text) && text.includes('\n');
+}
+
 export function hasApprovalSignal(text: string, hasCardLabel: boolean): boolean {
-  if (APPROVAL_WORDS.test(text)) return true;
+  if (APPROVAL_WORDS.test(text) || isTitledPushWithoutApprovalWord(text)) return true;
   return hasCardLabel && CARD_WORD.test(text) && DATE_MENTION.test(text);
 }
 

@@ -12,7 +12,8 @@ export interface WrittenDateTime {
 }
 
 const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const HM = String.raw`(?<hour>\d{1,2}):(?<minute>\d{2})(?![\d:])`;
+/** Hours and minutes; seconds, when printed (2026.09.30 19:10:30), are read and dropped. */
+const HM = String.raw`(?<hour>\d{1,2}):(?<minute>\d{2})(?::\d{2})?(?![\d:])`;
 
 /** Date and time together, one pattern per written form. */
 const DATE_TIME_FORMATS: readonly RegExp[] = [

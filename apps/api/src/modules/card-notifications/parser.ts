@@ -1,4 +1,4 @@
-import { hasApprovalSignal, isCancellation, isNeverAnApproval } from './classify';
+import { hasApprovalSignal, isCancellation, isNeverAnApproval, isTitledPushWithoutApprovalWord } from './classify';
 import { resolveOccurredAt, takeWrittenDateTime } from './datetime';
 import { findIssuerLabel, findLabelOccurrences, type IssuerLabel } from './issuers';
 import { takeFieldLabels, takeNamedMerchant } from './labels';
@@ -97,8 +97,8 @@ const BRACKETED_HEADER = /^\[[^\]\n]+\]/;
 
 /**
  * Lines that name the card or the sender, never the merchant, when they carry no amount and no time: the
- * line of the card label ("현대 ZERO 승인", "네이버 현대카드 승인", "현대 대한항공030 승인") and a bracketed
- * header on the first line ("[회사명] 승인").
+ * line of the card label ("현대 ZERO 승인", "네이버 현대카드 승인", "현대 대한항공030 승인"), a bracketed
+ * header on the first line ("[회사명] 승인") and the title of a push without approval word ("온라인쇼핑").
  */
 function headerLines(normalized: string, label: IssuerLabel | null): Set<number> {
   const lines = normalized.split('\n');
@@ -109,6 +109,7 @@ function headerLines(normalized: string, label: IssuerLabel | null): Set<number>
   }
   const first = lines[0] ?? '';
   if (BRACKETED_HEADER.test(first) && !AMOUNT_OR_CLOCK.test(first)) excluded.add(0);
+  if (!label && isTitledPushWithoutApprovalWord(normalized) && !AMOUNT_OR_CLOCK.test(first)) excluded.add(0);
   return excluded;
 }
 

@@ -23,6 +23,9 @@ const HYUNDAI_PRODUCT = unnamed('60475139989', 'CardApprovalParserTest.kt ("실�
 const HYUNDAI_ABROAD = unnamed('60368073891', 'InboundService test (해외승인 문자)');
 const HYUNDAI_BOT = unnamed('22930298906', 'telegram bot comment quoting 현대카드 texts');
 const MULTILINE = unnamed('37551339271', 'parse-card-notification vitest');
+const CONSUMPTION = unnamed('70814088599', 'ConsumptionParserTest.java ("실제 카드사 승인 문자/알림 5건")');
+/** The published text printed a holder's full name; it is replaced here, as the corpus never holds unmasked real names. */
+const nameReplaced = (source: string) => `${source}; the holder's unmasked name replaced by 홍길동`;
 const NOTIFY = unnamed(
   '61389618391',
   'notification.test.js (KB, NH, 롯데 LOCA, Amex, US Bank pushes; "실제 수신 문구")',
@@ -868,6 +871,71 @@ const extraLines: CorpusEntry[] = [
     '2025-12-26 08:01',
     approval({ company: '삼성', amount: 5000, merchant: '파리바게뜨', at: '2025-12-26 08:00' }),
   ),
+  push(
+    '온라인쇼핑\nCJCGV(씨제이씨지브이)\n11,400원\n2026.09.30 19:10:30',
+    CONSUMPTION,
+    '2026-09-30 19:11',
+    approval({ company: null, amount: 11400, merchant: 'CJCGV(씨제이씨지브이)', at: '2026-09-30 19:10' }),
+  ),
+  push(
+    '온라인쇼핑\n(주)무신사\n89,000원\n2026.10.02 10:02:41',
+    changed(CONSUMPTION),
+    '2026-10-02 10:03',
+    approval({ company: null, amount: 89000, merchant: '(주)무신사', at: '2026-10-02 10:02' }),
+  ),
+  push(
+    '온라인쇼핑\n취소불가 한정판몰\n5,500원\n2026.10.03 21:14:05',
+    changed(CONSUMPTION),
+    '2026-10-03 21:15',
+    approval({ company: null, amount: 5500, merchant: '취소불가 한정판몰', at: '2026-10-03 21:14' }),
+  ),
+  sms(
+    '삼성카드승인 홍길동님 35,200원 일시불 10/01 12:34 스타벅스강남점',
+    nameReplaced(CONSUMPTION),
+    '2026-10-01 12:35',
+    approval({ company: '삼성', amount: 35200, merchant: '스타벅스강남점', at: '2026-10-01 12:34' }),
+  ),
+  sms(
+    '삼성9293승인 류*지\n70,700원 일시불\n10/01 09:23 경찰청과태료-온\n누적2,709,852원',
+    CONSUMPTION,
+    '2026-10-01 09:24',
+    approval({
+      company: '삼성',
+      last4: '9293',
+      amount: 70700,
+      merchant: '경찰청과태료-온',
+      at: '2026-10-01 09:23',
+      cumulative: 2709852,
+    }),
+  ),
+  sms(
+    'KB국민카드4000승인\n류*지님\n32,000원 일시불\n09/30 22:28\nAPPLE\n누적474,600원',
+    CONSUMPTION,
+    '2026-09-30 22:29',
+    approval({
+      company: 'KB국민',
+      last4: '4000',
+      amount: 32000,
+      merchant: 'APPLE',
+      at: '2026-09-30 22:28',
+      cumulative: 474600,
+    }),
+  ),
+];
+
+const titledPushes: CorpusEntry[] = [
+  push(
+    '뚜레쥬르검단신도시\n5,880원\n홍길동 님, 현대 CJ M 승인 일시불, 10/1 17:51\n누적666,753원',
+    nameReplaced(CONSUMPTION),
+    '2026-10-01 17:52',
+    approval({
+      company: '현대',
+      amount: 5880,
+      merchant: '뚜레쥬르검단신도시',
+      at: '2026-10-01 17:51',
+      cumulative: 666753,
+    }),
+  ),
 ];
 
 const multiline: CorpusEntry[] = [
@@ -1301,6 +1369,7 @@ export const structureEntries: CorpusEntry[] = [
   ...inFamily('extra-lines', extraLines),
   ...inFamily('extra-lines', multiline),
   ...inFamily('product-name', productNames),
+  ...inFamily('product-name', titledPushes),
   ...inFamily('product-name', amex, 'American Express'),
   ...inFamily('product-name', usBank, 'U.S. Bank'),
 ];
