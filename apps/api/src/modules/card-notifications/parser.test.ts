@@ -351,6 +351,9 @@ describe('layout families (CN10)', () => {
         expect(parse(nh)).toMatchObject({ kind: 'APPROVAL', cardCompany: 'NH농협', amount, merchant: shop });
         const kb = `KB국민카드1*8*승인\n${name}\n${grouped(amount)}원 일시불\n${at}\n취소${shopWord}\n누적${grouped(amount + local)}원`;
         expect(parse(kb)).toMatchObject({ kind: 'APPROVAL', amount, merchant: `취소${shopWord}` });
+        // A card-app push without approval word: its title is not the merchant (CN13).
+        const titled = `온라인쇼핑\n취소${shopWord} ${shopWord}\n${grouped(amount)}원\n2026.${at.replace('/', '.')}:41`;
+        expect(parse(titled)).toMatchObject({ kind: 'APPROVAL', amount, merchant: `취소${shopWord} ${shopWord}` });
       }),
       RUNS,
     );
