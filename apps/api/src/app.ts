@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { activeTracing } from '@nestegg/telemetry';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { type Env, publicUrlOf } from './env.js';
 import type { Clock } from './infrastructure.js';
@@ -15,6 +16,7 @@ import metrics from './plugins/metrics.js';
 import multipart from './plugins/multipart.js';
 import openapi from './plugins/openapi.js';
 import rateLimit from './plugins/rate-limit.js';
+import { nameServerSpans, tracedServerFactory, withTraceFields } from './tracing.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,8 +49,10 @@ const MAX_PARAM_LENGTH = 1000;
 
 /** Builds the api without listening: the server starts it, tests `inject` into it. */
 export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  // Tracing, when `startTracing` ran (the server, tests): a span per request, trace ids in its log lines.
+  const tracing = activeTracing();
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(env),
+    logger: withTraceFields(options.logger ?? loggerOptions(env), tracing),
     trustProxy: trustProxyOption(env.TRUST_PROXY),
     requestIdHeader: false,
     genReqId: requestIdOf,
@@ -61,7 +65,9 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
     frameworkErrors: handleError,
     logController: new OneLinePerRequest(),
     clientErrorHandler: handleClientError,
+    ...(tracing ? { serverFactory: tracedServerFactory(tracing) } : {}),
   });
+  if (tracing) nameServerSpans(app);
   app.decorate('env', env);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -13,7 +13,7 @@ type Manifest = { name: string; dependencies?: Record<string, string> };
 const manifestAt = (path: string): Manifest => JSON.parse(readFileSync(new URL(path, root), 'utf8'));
 
 const workspace = new Map(
-  ['config', 'contract', 'db', 'domain', 'membership', 'openapi'].map((dir) => {
+  ['config', 'contract', 'db', 'domain', 'membership', 'openapi', 'telemetry'].map((dir) => {
     const manifest = manifestAt(`packages/${dir}/package.json`);
     return [manifest.name, manifest] as const;
   }),

@@ -1,5 +1,6 @@
 import { databaseTimeoutOptions } from '@nestegg/config';
 import { createDb, type Database } from '@nestegg/db';
+import { activeTracing } from '@nestegg/telemetry';
 import type { FastifyBaseLogger } from 'fastify';
 import type postgres from 'postgres';
 import type { Env } from './env.js';
@@ -51,10 +52,12 @@ export async function openInfrastructure(
   logger: FastifyBaseLogger,
   options: { applicationName?: string; poolSize?: number; clock?: Clock; runtimeMetrics?: boolean } = {},
 ): Promise<OpenedInfrastructure> {
+  const tracing = activeTracing();
   const database = createDb(env.DATABASE_URL, {
     max: options.poolSize ?? env.DATABASE_POOL_SIZE,
     applicationName: options.applicationName ?? 'nestegg-api',
     ...databaseTimeoutOptions(env),
+    ...(tracing ? { tracer: tracing.tracer } : {}),
   });
   if (!env.REDIS_URL && !env.REDIS_CLUSTER_NODES)
     logger.warn('REDIS_URL is not set: sessions use their Postgres backup only, counters live in memory');

@@ -1,10 +1,14 @@
 import { installProcessFaultPolicy } from '@nestegg/db/process-faults';
+import { startTracing } from '@nestegg/telemetry';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { loadEnvOrExit } from './env.js';
+import { SERVICE_NAME } from './logger.js';
 import { createMetricsServer } from './metrics-server.js';
 
 const env = loadEnvOrExit();
+// Before the app is built: its server, logger and database client trace only when this started (O10).
+const tracing = await startTracing(`nestegg-${SERVICE_NAME}`);
 const app = await buildApp(env);
 
 const metricsServer =
@@ -15,7 +19,8 @@ const metricsServer =
 let closing: Promise<void> | undefined;
 const close = () => {
   metricsServer?.close();
-  closing ??= app.close();
+  // The spans of the last requests are exported once the app has drained.
+  closing ??= app.close().finally(() => tracing?.shutdown().catch(() => {}));
   return closing;
 };
 // Signals only. An error outside any request goes to the fault policy (decision FD2): it keeps serving through the

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { activeTracing, traceFields } from '@nestegg/telemetry';
 import { type Logger, pino } from 'pino';
 import type { WorkerEnv } from './env.js';
 
@@ -16,5 +17,11 @@ function prettyTransport(env: WorkerEnv) {
 
 export function createLogger(env: WorkerEnv): Logger {
   const transport = prettyTransport(env);
-  return pino({ name: SERVICE_NAME, level: env.LOG_LEVEL, ...(transport ? { transport } : {}) });
+  return pino({
+    name: SERVICE_NAME,
+    level: env.LOG_LEVEL,
+    ...(transport ? { transport } : {}),
+    // trace_id and span_id on every line written inside a span (a job's), when tracing runs (decision O13).
+    ...(activeTracing() ? { mixin: traceFields } : {}),
+  });
 }

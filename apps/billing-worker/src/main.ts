@@ -1,10 +1,13 @@
 import { installProcessFaultPolicy } from '@nestegg/db/process-faults';
+import { startTracing } from '@nestegg/telemetry';
 import { loadEnvOrExit } from './env.js';
 import { createHealthServer } from './health.js';
-import { createLogger } from './logger.js';
+import { createLogger, SERVICE_NAME } from './logger.js';
 import { startWorker } from './worker.js';
 
 const env = loadEnvOrExit();
+// Before the logger and the worker: they trace only when this started (decision O10).
+const tracing = await startTracing(`nestegg-${SERVICE_NAME}`);
 const logger = createLogger(env);
 const worker = await startWorker(env, logger);
 
@@ -18,6 +21,7 @@ function stop(): Promise<void> {
   stopping ??= (async () => {
     health.close();
     await worker.stop();
+    await tracing?.shutdown().catch(() => {});
   })();
   return stopping;
 }

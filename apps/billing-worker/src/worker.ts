@@ -9,6 +9,7 @@ import {
   storeApiConfigOf,
   testModeForcedInProduction,
 } from '@nestegg/membership';
+import { activeTracing, traceJob } from '@nestegg/telemetry';
 import { type ConstructorOptions, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { WorkerEnv } from './env.js';
@@ -62,11 +63,14 @@ async function register(
 ): Promise<void> {
   await boss.createQueue(job.queue);
   await boss.schedule(job.queue, job.cron(env), null, { tz: env.JOBS_TIMEZONE });
-  await boss.work(job.queue, async () => {
-    const summary = await metrics.time(job.queue, () => job.run(context, env));
-    if (job.queue === RECURRING_POSTING_QUEUE) metrics.recurringPostings.inc(Number(summary.posted ?? 0));
-    context.logger.info({ job: job.queue, ...summary }, 'job done');
-  });
+  // A span per run (decision O14): a scheduled run has no cause to link to.
+  await boss.work(job.queue, async ([run]) =>
+    traceJob({ queue: job.queue, id: run?.id }, async () => {
+      const summary = await metrics.time(job.queue, () => job.run(context, env));
+      if (job.queue === RECURRING_POSTING_QUEUE) metrics.recurringPostings.inc(Number(summary.posted ?? 0));
+      context.logger.info({ job: job.queue, ...summary }, 'job done');
+    }),
+  );
 }
 
 /**
@@ -75,10 +79,12 @@ async function register(
  * created by the migrate step (`migrate: false` here), so this process needs no DDL rights.
  */
 export async function startWorker(env: WorkerEnv, logger: Logger, options: WorkerOptions = {}): Promise<Worker> {
+  const tracing = activeTracing();
   const database = createDb(env.DATABASE_URL, {
     max: env.DATABASE_POOL_SIZE,
     applicationName: 'nestegg-billing-worker',
     ...databaseTimeoutOptions(env),
+    ...(tracing ? { tracer: tracing.tracer } : {}),
   });
   const boss = new PgBoss({
     connectionString: env.DATABASE_URL,

@@ -1,8 +1,10 @@
+import type { Tracer } from '@opentelemetry/api';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { ConnectionGate, cappedBackoff, gatedClient, lifetimeBetween } from './availability';
 import { activeCommitHook, type CommitHook, mayWrite } from './commit-hook';
 import * as schema from './schema/index';
+import { tracedQuery } from './tracing';
 
 export type Schema = typeof schema;
 
@@ -42,6 +44,11 @@ export interface CreateDbOptions {
   acquireTimeoutMs?: number;
   /** Cap of the reconnect backoff after failed connection attempts, in seconds (default: the driver's 20). */
   reconnectBackoffMaxSeconds?: number;
+  /**
+   * A span per statement run through drizzle (decision O12); unset (tracing off), statements are not
+   * wrapped at all.
+   */
+  tracer?: Tracer;
 }
 
 export interface DbHandle {
@@ -66,7 +73,7 @@ type Callback = (client: unknown) => unknown;
  * every transaction begun while it is active, and an auto-commit write is run in a transaction of its own
  * so that the hook commits with it.
  */
-function driverClient<T extends object>(client: T, prepare: boolean, root: boolean): T {
+function driverClient<T extends object>(client: T, prepare: boolean, root: boolean, tracer?: Tracer): T {
   return new Proxy(client, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
@@ -75,17 +82,18 @@ function driverClient<T extends object>(client: T, prepare: boolean, root: boole
         return (query: string, params?: unknown[], options?: object) => {
           const queryOptions = prepare ? { ...options, prepare: true } : options;
           const hook = root ? activeCommitHook() : undefined;
-          if (hook && mayWrite(query)) {
-            return autoCommitWithHook(target as unknown as postgres.Sql, hook, query, params, queryOptions);
-          }
-          return value.call(target, query, params, queryOptions);
+          const create = () =>
+            hook && mayWrite(query)
+              ? autoCommitWithHook(target as unknown as postgres.Sql, hook, query, params, queryOptions)
+              : value.call(target, query, params, queryOptions);
+          return tracer ? tracedQuery(tracer, query, create) : create();
         };
       }
       if (property === 'begin' || property === 'savepoint') {
         return (...args: unknown[]) => {
           const callback = args.pop() as Callback;
           const hook = root && property === 'begin' ? activeCommitHook() : undefined;
-          const wrap = (inner: object) => driverClient(inner, prepare, false);
+          const wrap = (inner: object) => driverClient(inner, prepare, false, tracer);
           if (!hook) return value.call(target, ...args, (inner: object) => callback(wrap(inner)));
           return value.call(target, ...args, async (inner: postgres.TransactionSql) => {
             const returned = callback(wrap(inner));
@@ -144,7 +152,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     },
   });
   const gate = options.acquireTimeoutMs ? new ConnectionGate(options.max ?? 10, options.acquireTimeoutMs) : null;
-  const client = driverClient(sql, options.prepare ?? true, true);
+  const client = driverClient(sql, options.prepare ?? true, true, options.tracer);
   const db = drizzle(gate ? gatedClient(client, gate) : client, { schema, logger: options.logQueries ?? false });
   return {
     db,

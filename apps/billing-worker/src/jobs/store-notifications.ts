@@ -6,6 +6,7 @@ import {
   subscriptionNotificationName,
   VOIDED_PRODUCT_TYPE_SUBSCRIPTION,
 } from '@nestegg/membership';
+import { traceJob } from '@nestegg/telemetry';
 import { count, eq, sql } from 'drizzle-orm';
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
@@ -16,9 +17,13 @@ import type { ScheduledJob } from './job.js';
 export const STORE_NOTIFICATION_QUEUE = 'store-notification';
 export const STORE_INBOX_SWEEP_QUEUE = 'store-inbox-sweep';
 const DISPATCH_BATCH = 100;
+/** Traceparents of woken rows kept until their dispatch (a row the sweep dispatches later has none). */
+const REMEMBERED_TRACEPARENTS = 1000;
 
 interface NotificationJob {
   notificationId: number;
+  /** The W3C traceparent of the request that stored the notification, when it was traced (decision O14). */
+  traceparent?: string;
 }
 
 export interface StoreInboxDeps {
@@ -54,6 +59,8 @@ export class StoreInbox {
   private unlisten: (() => Promise<void>) | null = null;
   private dispatching: Promise<number> | null = null;
   private again = false;
+  /** Row id → the storing request's traceparent, from the wake-up's payload (`<id> <traceparent>`). */
+  private readonly traceparents = new Map<number, string>();
 
   constructor(private readonly deps: StoreInboxDeps) {}
 
@@ -78,13 +85,32 @@ export class StoreInbox {
       },
       // includeMetadata: the job carries its retryLimit, so the last attempt is known.
       async ([job]) => {
-        const run = () => this.process(job as JobWithMetadata<NotificationJob>);
-        return this.deps.timeRun ? this.deps.timeRun(run) : run();
+        const notification = job as JobWithMetadata<NotificationJob>;
+        const run = () => this.process(notification);
+        // A span per notification, linked to the request that stored it (decision O14).
+        return traceJob(
+          { queue: STORE_NOTIFICATION_QUEUE, id: notification.id, causes: [notification.data.traceparent] },
+          () => (this.deps.timeRun ? this.deps.timeRun(run) : run()),
+        );
       },
     );
-    const listening = await this.deps.sql.listen(STORE_INBOX_CHANNEL, () => void this.dispatch());
+    const listening = await this.deps.sql.listen(STORE_INBOX_CHANNEL, (payload) => {
+      this.remember(payload);
+      void this.dispatch();
+    });
     this.unlisten = listening.unlisten;
     await this.dispatch();
+  }
+
+  /** Keeps the traceparent a wake-up carries for its row's dispatch (bounded: the oldest go first). */
+  private remember(payload: string): void {
+    const [id, traceparent] = payload.split(' ');
+    if (!traceparent || !id) return;
+    this.traceparents.set(Number(id), traceparent);
+    if (this.traceparents.size > REMEMBERED_TRACEPARENTS) {
+      const oldest = this.traceparents.keys().next().value;
+      if (oldest !== undefined) this.traceparents.delete(oldest);
+    }
   }
 
   async stop(): Promise<void> {
@@ -129,9 +155,11 @@ export class StoreInbox {
           select id, purchase_token as "purchaseToken" from store_notification
            where status = 'RECEIVED' order by id limit ${DISPATCH_BATCH} for update skip locked`;
         for (const row of rows) {
+          const traceparent = this.traceparents.get(row.id);
+          this.traceparents.delete(row.id);
           await this.deps.boss.send(
             STORE_NOTIFICATION_QUEUE,
-            { notificationId: row.id },
+            { notificationId: row.id, ...(traceparent ? { traceparent } : {}) },
             { group: { id: row.purchaseToken ?? `notification:${row.id}` }, db: bossInTransaction(tx) },
           );
         }

@@ -5,11 +5,13 @@ import { type ReadNotification, STORE_INBOX_CHANNEL } from './notifications.js';
 /**
  * Stores a push in the notification inbox, once per message id (a redelivery changes nothing), and wakes
  * the billing worker at commit. One statement. A notification that cannot be processed is stored as
- * REJECTED with its error, processed at once.
+ * REJECTED with its error, processed at once. The wake-up's payload is the row's id, followed by the
+ * storing request's W3C `traceparent` when it is traced (`<id> <traceparent>`), so the job that processes
+ * it links to the request (decision O14).
  */
 export async function storeInInbox(
   db: DbOrTx,
-  push: { messageId: string; envelope: unknown; read: ReadNotification; now: Date },
+  push: { messageId: string; envelope: unknown; read: ReadNotification; now: Date; traceparent?: string | undefined },
 ): Promise<void> {
   const { read } = push;
   const rejected = read.error !== null;
@@ -24,5 +26,6 @@ export async function storeInInbox(
       on conflict (message_id) do nothing
       returning id, status
     )
-    select pg_notify(${STORE_INBOX_CHANNEL}, id::text) from stored where status = 'RECEIVED'`);
+    select pg_notify(${STORE_INBOX_CHANNEL}, id::text || coalesce(' ' || ${push.traceparent ?? null}::text, ''))
+      from stored where status = 'RECEIVED'`);
 }

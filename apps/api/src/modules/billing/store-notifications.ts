@@ -1,6 +1,7 @@
 import type { StoreNotificationRequest } from '@nestegg/contract';
 import type { Database } from '@nestegg/db';
 import { type PushAuthenticator, readDeveloperNotification, storeInInbox } from '@nestegg/membership';
+import { currentTraceparent } from '@nestegg/telemetry';
 import type { Clock } from '../../infrastructure.js';
 import { ServiceUnavailableError } from '../../lib/errors.js';
 import { problemFor } from './problems.js';
@@ -41,6 +42,7 @@ export class StoreNotificationIntake {
       envelope,
       read: readDeveloperNotification(envelope.message.data, this.deps.packageName),
       now: this.deps.clock.now(),
+      traceparent: currentTraceparent(),
     });
   }
 }

@@ -1,0 +1,136 @@
+/**
+ * Decisions O10–O13: a request sent with a W3C traceparent is traced through the api and exported over
+ * OTLP/HTTP to a receiver run by this test: the server span continues the trace, its SQL statements (no
+ * parameter values) and Redis commands are its children, the call to the provider carries the traceparent,
+ * and the request's log lines carry trace_id and span_id.
+ */
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { startTracing } from '@nestegg/telemetry';
+import { type ExportedSpan, startFakeServer, startOtlpReceiver } from '@nestegg/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMemberWithSession, useTestApp } from './test/app.js';
+
+const receiver = await startOtlpReceiver();
+// What a deployment sets; the test exports often so that flushes are short.
+process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
+process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
+const tracing = await startTracing('nestegg-api');
+if (!tracing) throw new Error('tracing did not start');
+
+const provider = await startFakeServer({
+  'GET /v6/k/pair/KRW/USD': () => ({
+    headers: { 'content-type': 'application/json' },
+    body: { result: 'success', time_last_update_unix: 1763769601, conversion_rate: 0.000731 },
+  }),
+});
+
+const lines: Array<Record<string, unknown>> = [];
+const stream = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(JSON.parse(line));
+    done();
+  },
+});
+
+const app = useTestApp(
+  { FX_API_URL: `${provider.url}/`, FX_API_KEY: 'k', FX_TIMEOUT_MS: '2000' },
+  { logger: { level: 'info', stream } },
+);
+
+afterAll(async () => {
+  await tracing.shutdown();
+  await Promise.all([receiver.close(), provider.close()]);
+});
+
+/** A GET over a real socket with the given headers (node:http, so the test's own call is not traced). */
+function get(port: number, path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const outgoing = httpRequest({ host: '127.0.0.1', port, path, headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+const attribute = (span: ExportedSpan, key: string) => span.attributes[key];
+
+describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
+  it('continues the caller’s trace through SQL, Redis, the provider call and the log lines', async () => {
+    await app.current.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.current.server.address() as AddressInfo;
+    const caller = await createMemberWithSession(app.current);
+    const traceId = randomBytes(16).toString('hex');
+    const parentId = randomBytes(8).toString('hex');
+
+    const answer = await get(port, '/api/fx/rate?from=KRW&to=USD', {
+      ...caller.headers,
+      traceparent: `00-${traceId}-${parentId}-01`,
+    });
+    expect(answer.status, answer.body).toBe(200);
+    await tracing.flush();
+
+    const spans = receiver.spans().filter((span) => span.traceId === traceId);
+    const server = spans.find((span) => span.kind === 2);
+    expect(server).toMatchObject({ name: 'GET /api/fx/rate', parentSpanId: parentId });
+    expect(attribute(server!, 'http.route')).toBe('/api/fx/rate');
+    expect(attribute(server!, 'http.response.status_code')).toBe(200);
+    expect(receiver.serviceNames()).toContain('nestegg-api');
+
+    // Every other span of the request descends from the server span.
+    const byId = new Map(spans.map((span) => [span.spanId, span]));
+    const descendsFromServer = (span: ExportedSpan) => {
+      for (let at: ExportedSpan | undefined = span; at; at = byId.get(at.parentSpanId ?? '')) {
+        if (at.spanId === server!.spanId) return true;
+      }
+      return false;
+    };
+
+    const sql = spans.filter((span) => attribute(span, 'db.system.name') === 'postgresql');
+    expect(sql.length).toBeGreaterThan(0);
+    for (const span of sql) {
+      expect(descendsFromServer(span)).toBe(true);
+      expect(span.kind).toBe(3);
+      expect(attribute(span, 'db.query.text')).toEqual(expect.any(String));
+      expect(attribute(span, 'db.operation.name')).toMatch(/^[A-Z]+$/);
+      // Parameters stay out: the statement carries placeholders, no attribute carries the values.
+      expect(JSON.stringify(span.attributes)).not.toContain(caller.token);
+      expect(JSON.stringify(span.attributes)).not.toContain('KRW');
+    }
+    expect(sql.some((span) => /\$1/.test(String(attribute(span, 'db.query.text'))))).toBe(true);
+
+    const redis = spans.filter((span) => attribute(span, 'db.system.name') === 'redis');
+    expect(redis.length).toBeGreaterThan(0);
+    for (const span of redis) {
+      expect(descendsFromServer(span)).toBe(true);
+      expect(JSON.stringify(span)).not.toContain(caller.token);
+    }
+
+    const outgoing = spans.find((span) => span.kind === 3 && attribute(span, 'http.request.method') === 'GET');
+    expect(outgoing && descendsFromServer(outgoing)).toBe(true);
+    const call = provider.requests.find((request) => request.path === '/v6/k/pair/KRW/USD');
+    expect(call?.headers.traceparent).toBe(`00-${traceId}-${outgoing!.spanId}-01`);
+
+    const logged = lines.filter((line) => line.msg === 'request' && line.path === '/api/fx/rate');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ trace_id: traceId, span_id: server!.spanId });
+  });
+
+  it('starts a trace for a request without traceparent, and still answers', async () => {
+    const { port } = app.current.server.address() as AddressInfo;
+    const answer = await get(port, '/healthz', {});
+    expect(answer.status).toBe(200);
+    await tracing.flush();
+    const span = receiver.spans().find((exported) => exported.name === 'GET /healthz');
+    expect(span).toBeDefined();
+    expect(span!.parentSpanId ?? '').toBe('');
+  });
+});

@@ -1,0 +1,72 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { contextFromHeaders, type Tracing, traceFields } from '@nestegg/telemetry';
+import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+
+const SERVER_SPAN = Symbol('nestegg.serverSpan');
+type TracedRequest = IncomingMessage & { [SERVER_SPAN]?: Span };
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * Fastify's HTTP server with each request handled inside a server span (decision O11): the span continues
+ * the `traceparent` the request carries (else starts a trace), and Fastify's whole pipeline (hooks, the
+ * handler, its statements, Redis commands and outgoing calls, the log lines) runs in its context. The
+ * server is configured as Fastify configures its own.
+ */
+export function tracedServerFactory(tracing: Tracing): NonNullable<FastifyServerOptions['serverFactory']> {
+  return (handler: Handler, options: FastifyServerOptions): Server => {
+    const server = createServer((request: TracedRequest, response) => {
+      const parent = contextFromHeaders(request.headers);
+      const path = (request.url ?? '/').split('?')[0] ?? '/';
+      const span = tracing.tracer.startSpan(
+        request.method ?? 'HTTP',
+        {
+          kind: SpanKind.SERVER,
+          attributes: {
+            'http.request.method': request.method ?? '_OTHER',
+            'url.path': path,
+            'url.scheme': 'http',
+            'network.protocol.version': request.httpVersion,
+          },
+        },
+        parent,
+      );
+      request[SERVER_SPAN] = span;
+      response.once('close', () => {
+        span.setAttribute('http.response.status_code', response.statusCode);
+        if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        if (!response.writableFinished) span.setAttribute('error.type', 'aborted');
+        span.end();
+      });
+      context.with(trace.setSpan(parent, span), () => handler(request, response));
+    });
+    server.keepAliveTimeout = options.keepAliveTimeout ?? server.keepAliveTimeout;
+    server.requestTimeout = options.requestTimeout ?? server.requestTimeout;
+    if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+    return server;
+  };
+}
+
+/** Names the server span after the matched route template (`GET /api/posts/:id`), never the raw path. */
+export function nameServerSpans(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const span = (request.raw as TracedRequest)[SERVER_SPAN];
+    const route = request.routeOptions.url;
+    if (!span || !route) return;
+    span.updateName(`${request.method} ${route}`);
+    span.setAttribute('http.route', route);
+  });
+}
+
+/**
+ * The logger options with `trace_id` and `span_id` on every line written inside a span (a pino mixin,
+ * decision O13); unchanged without tracing.
+ */
+export function withTraceFields(
+  logger: FastifyServerOptions['logger'],
+  tracing: Tracing | null,
+): FastifyServerOptions['logger'] {
+  if (!tracing || typeof logger !== 'object' || logger === null) return logger;
+  return { ...logger, mixin: traceFields };
+}
