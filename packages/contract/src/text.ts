@@ -36,10 +36,18 @@ const isLengthCheck = (check: ZodStringCheck): boolean =>
  * Every method that makes a new string schema keeps the class.
  */
 class ZodText extends ZodString {
+  /** The same schema without its length checks (built once, on first use), or null when it has none. */
+  private withoutLengths: ZodString | null | undefined;
+
   override _parse(input: ParseInput): ParseReturnType<string> {
     const checks = this._def.checks;
-    if (!checks.some(isLengthCheck)) return super._parse(input);
-    const others = new ZodString({ ...this._def, checks: checks.filter((check) => !isLengthCheck(check)) });
+    if (this.withoutLengths === undefined) {
+      this.withoutLengths = checks.some(isLengthCheck)
+        ? new ZodString({ ...this._def, checks: checks.filter((check) => !isLengthCheck(check)) })
+        : null;
+    }
+    const others = this.withoutLengths;
+    if (!others) return super._parse(input);
     const result = others._parse(input) as Exclude<ParseReturnType<string>, Promise<unknown>>;
     if (result.status === 'aborted' || typeof result.value !== 'string') return result;
     const value = result.value;
