@@ -3,6 +3,7 @@ import {
   createTestRedis,
   keySlot,
   type OwnRedisCluster,
+  startOwnRedisServer,
   startRedisCluster,
   type TestRedis,
   testRedisClusterNodes,
@@ -97,6 +98,21 @@ describe('a Redis of the wrong topology stops the start (decision R3)', () => {
     const failed = await buildApp(env({ REDIS_URL: `redis://${node}` })).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(RedisTopologyError);
     expect((failed as Error).message).toMatch(/REDIS_URL points at .* cluster_enabled:1.*set REDIS_CLUSTER_NODES/);
+  });
+
+  it('a frozen Redis at start neither stops nor holds up the start', async () => {
+    const frozen = await startOwnRedisServer();
+    frozen.pause();
+    try {
+      const started = Date.now();
+      const app = await buildApp(env({ REDIS_URL: frozen.url }));
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({ status: 'degraded' });
+      await app.close();
+    } finally {
+      frozen.resume();
+      await frozen.stop();
+    }
   });
 
   it('REDIS_CLUSTER_NODES naming a Redis that is not a cluster node', async () => {

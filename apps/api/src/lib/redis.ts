@@ -114,18 +114,26 @@ export async function checkRedisTopology(settings: RedisSettings): Promise<Redis
   for (const target of targets) {
     const probe = target.open();
     probe.on('error', () => {});
+    let timer: NodeJS.Timeout | undefined;
+    // A frozen server accepts the connection and never answers: give up on it like on a refused one.
+    const gaveUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('no answer')), TOPOLOGY_CHECK_TIMEOUT_MS);
+    });
     try {
-      await probe.connect();
-      const info = await probe.info('cluster');
+      const info = await Promise.race([probe.connect().then(() => probe.info('cluster')), gaveUp]);
       return topologyMismatch(settings, target.where, clusterEnabled(info));
     } catch {
       // Not reachable now; ask the next seed.
     } finally {
+      clearTimeout(timer);
       probe.disconnect();
     }
   }
   return 'unreachable';
 }
+
+/** Longest wait for one server's `INFO cluster` at start. */
+const TOPOLOGY_CHECK_TIMEOUT_MS = 3000;
 
 function redactedUrl(url: string): string {
   const parsed = new URL(url);
