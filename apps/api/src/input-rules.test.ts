@@ -7,7 +7,10 @@ import { buildOpenApiDocument } from '@nestegg/openapi';
 import { isAppRoute } from '@ts-rest/core';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
-import { test } from './test/fixtures.js';
+import { apiTest, test } from './test/fixtures.js';
+
+/** The api with CORS on: its preflight route (`OPTIONS *`) serves every path. */
+const corsTest = apiTest({ CORS_ORIGINS: 'https://app.example.test' });
 
 type Json = Record<string, unknown>;
 
@@ -247,6 +250,14 @@ describe('unlisted methods answer 405 with Allow (C30)', () => {
     const answer = await app.inject({ method: 'TRACE', url: '/api/no-such-thing' });
     expect(answer.statusCode).toBe(404);
     expect(answer.headers.allow).toBeUndefined();
+  });
+
+  corsTest('with CORS on: 405 on a served path, 404 elsewhere', async ({ app }) => {
+    const unknown = await app.inject({ method: 'GET', url: '/api/no-such-thing' });
+    expect(unknown.statusCode).toBe(404);
+    const patch = await app.inject({ method: 'PATCH', url: '/api/account/tags' });
+    expect(patch.statusCode).toBe(405);
+    expect(patch.headers.allow).toBe('GET, HEAD, POST');
   });
 });
 

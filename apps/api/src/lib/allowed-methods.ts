@@ -7,13 +7,14 @@ export class AllowedMethods {
   private readonly routes: Array<{ pattern: RegExp; methods: string[] }> = [];
 
   add(method: string | string[], url: string): void {
+    // A wildcard route (CORS preflight's `OPTIONS *`) serves every path, and names none.
+    if (url.includes('*')) return;
     const methods = (Array.isArray(method) ? method : [method]).map((m) => m.toUpperCase());
     if (methods.includes('GET')) methods.push('HEAD');
     const source = url
       .split('/')
       .map((segment) => {
         if (segment.startsWith(':')) return '[^/]+';
-        if (segment === '*') return '.*';
         return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       })
       .join('/');
