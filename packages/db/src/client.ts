@@ -1,4 +1,4 @@
-import type { Tracer } from '@opentelemetry/api';
+import { type Tracer, trace } from '@opentelemetry/api';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { ConnectionGate, cappedBackoff, gatedClient, lifetimeBetween } from './availability';
@@ -86,7 +86,8 @@ function driverClient<T extends object>(client: T, prepare: boolean, root: boole
             hook && mayWrite(query)
               ? autoCommitWithHook(target as unknown as postgres.Sql, hook, query, params, queryOptions)
               : value.call(target, query, params, queryOptions);
-          return tracer ? tracedQuery(tracer, query, create) : create();
+          // Inside a request or a job only (start-up checks, listeners and the like would each make a trace).
+          return tracer && trace.getActiveSpan() ? tracedQuery(tracer, query, create) : create();
         };
       }
       if (property === 'begin' || property === 'savepoint') {

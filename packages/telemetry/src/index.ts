@@ -165,13 +165,15 @@ function endRedisSpan(message: TracedMessage): void {
 }
 
 /**
- * A span per Redis command from ioredis's own tracing channel (`ioredis:command`, ioredis ≥ 6): the
- * command's name only, never its arguments (keys hold session tokens).
+ * A span per Redis command run inside a span, from ioredis's own tracing channel (`ioredis:command`,
+ * ioredis ≥ 6): the command's name only, never its arguments (keys hold session tokens).
  */
 function traceRedisCommands(tracer: Tracer): () => void {
   const channel = diagnostics.tracingChannel<string, TracedMessage>('ioredis:command');
   const handlers = {
     start(message: TracedMessage) {
+      // Inside a request or a job only: connection handshakes and probes would each make a trace of one span.
+      if (!trace.getActiveSpan()) return;
       const operation = String(message.command).toUpperCase();
       message[REDIS_SPAN] = tracer.startSpan(operation, {
         kind: SpanKind.CLIENT,
