@@ -61,6 +61,22 @@ function get(port: number, path: string, headers: Record<string, string>) {
   });
 }
 
+/** A POST over a real socket. */
+function post(port: number, path: string, body: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const outgoing = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => {
+        text += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
 const attribute = (span: ExportedSpan, key: string) => span.attributes[key];
 
 describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
@@ -122,6 +138,32 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     const logged = lines.filter((line) => line.msg === 'request' && line.path === '/api/fx/rate');
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ trace_id: traceId, span_id: server!.spanId });
+  });
+
+  it('traces a write whose Idempotency-Key commits with it (statements in the hook’s transaction)', async () => {
+    const { port } = app.current.server.address() as AddressInfo;
+    const caller = await createMemberWithSession(app.current);
+    const traceId = randomBytes(16).toString('hex');
+    const body = JSON.stringify({ type: 'EXPENSE', amount: 4500, date: '2024-05-03', memo: 'Coffee' });
+    const send = () =>
+      post(port, '/api/account/entries', body, {
+        ...caller.headers,
+        'content-type': 'application/json',
+        'idempotency-key': 'traced-0001',
+        traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+      });
+    const first = await send();
+    expect(first.status, first.body).toBe(201);
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(JSON.parse(again.body)).toEqual(JSON.parse(first.body));
+    await tracing.flush();
+    const operations = receiver
+      .spans()
+      .filter((span) => span.traceId === traceId && span.attributes['db.system.name'] === 'postgresql')
+      .map((span) => span.attributes['db.operation.name']);
+    expect(operations).toContain('INSERT');
+    expect(JSON.stringify(receiver.spans().filter((span) => span.traceId === traceId))).not.toContain('Coffee');
   });
 
   it('starts a trace for a request without traceparent, and still answers', async () => {
