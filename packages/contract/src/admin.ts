@@ -4,10 +4,12 @@ import { z } from 'zod';
 import {
   CategoryNameSchema,
   CategoryTypeSchema,
+  CursorSchema,
   errorResponses,
   IdParamSchema,
   IdSchema,
   listOf,
+  MAX_OFFSET_ROWS,
   meta,
   PageQuerySchema,
   PlanSchema,
@@ -30,11 +32,25 @@ const c = initContract();
 export const AdminMemberSchema = MemberResponseSchema.omit({ profileImage: true });
 export type AdminMember = z.infer<typeof AdminMemberSchema>;
 
+/** A search counts its matches up to this many; past it, `total` is this number and marked a lower bound. */
+export const ADMIN_SEARCH_COUNT_LIMIT = 10_000;
+
 export const AdminMemberListQuerySchema = PageQuerySchema.extend({
   q: text().trim().max(100).optional().describe('Case-insensitive search on e-mail and display name'),
+  cursor: CursorSchema.optional().describe('Next page after a previous `nextCursor` (instead of `page`)'),
 });
 export type AdminMemberListQuery = z.infer<typeof AdminMemberListQuerySchema>;
-export const AdminMemberPageSchema = paginated(AdminMemberSchema);
+export const AdminMemberPageSchema = paginated(AdminMemberSchema).extend({
+  total: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      `Every member (kept by the database, exact); with \`q\`, the matches counted up to ${ADMIN_SEARCH_COUNT_LIMIT.toLocaleString('en')} (more: that number, and \`totalIsLowerBound\` is true)`,
+    ),
+  totalIsLowerBound: z.boolean().describe('`total` stopped counting at its limit: there are more matches'),
+  nextCursor: CursorSchema.nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+});
 export type AdminMemberPage = z.infer<typeof AdminMemberPageSchema>;
 
 export const SetPlanRequestSchema = z.object({ plan: PlanSchema });
@@ -81,6 +97,7 @@ export const adminContract = c.router(
       method: 'GET',
       path: '/api/admin/members',
       summary: 'Member list, newest first, optionally filtered by `q`',
+      description: `Pages by \`cursor\` (keyset on id: flat cost at any depth; send the previous page's \`nextCursor\`, \`page\` is then ignored) or by \`page\` (offset, at most ${MAX_OFFSET_ROWS.toLocaleString('en')} rows deep: deeper is 400 \`OFFSET_TOO_DEEP\`). Every page carries \`nextCursor\`.`,
       query: AdminMemberListQuerySchema,
       responses: { 200: AdminMemberPageSchema, ...errorResponses(400, 401, 403) },
       metadata: meta('admin'),

@@ -1,5 +1,5 @@
 import { relations, sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt } from './_common';
 import { iapPurchase } from './billing';
 import { boardImage, comment, commentVote, post, postVote, report } from './board';
@@ -68,6 +68,20 @@ export const member = pgTable(
       .where(sql`${t.plan} = 'PREMIUM' and ${t.planExpiresAt} is not null`),
     check('member_points_non_negative', sql`${t.points} >= 0`),
   ],
+);
+
+/**
+ * How many members exist: the admin member list's unfiltered `total` without counting the table. One row,
+ * kept by statement-level triggers on `member` (migration 'member_count'); the row lock orders concurrent
+ * sign-ups and deletions, so the number is exact at every commit.
+ */
+export const memberCount = pgTable(
+  'member_count',
+  {
+    single: boolean('single').primaryKey().default(true),
+    members: bigint('members', { mode: 'number' }).notNull(),
+  },
+  (t) => [check('member_count_single_row', sql`${t.single}`)],
 );
 
 /** Persistent backup of a session (the fast store is Redis). Only the SHA-256 of the token is stored. */

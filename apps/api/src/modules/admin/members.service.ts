@@ -1,7 +1,22 @@
-import type { AdminMember, AdminMemberListQuery, Page } from '@nestegg/contract';
-import { type Database, type DbOrTx, type MemberPlan, type MemberRole, type MemberStatus, member } from '@nestegg/db';
-import { count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import {
+  ADMIN_SEARCH_COUNT_LIMIT,
+  type AdminMember,
+  type AdminMemberListQuery,
+  type AdminMemberPage,
+  MAX_OFFSET_ROWS,
+} from '@nestegg/contract';
+import {
+  type Database,
+  type DbOrTx,
+  type MemberPlan,
+  type MemberRole,
+  type MemberStatus,
+  member,
+  memberCount,
+} from '@nestegg/db';
+import { and, desc, eq, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 import type { AccountDeletion } from '../auth/account-deletion.js';
 import { type MemberSummaryRow, toAdminMember } from '../auth/member.view.js';
@@ -71,12 +86,17 @@ async function changeMember(
   return toAdminMember(row!);
 }
 
-/** The admin list's four statements (page and count, with and without a search), built once. */
+/**
+ * The admin list's statements, built once: the page (offset or keyset on id, with and without a search; one
+ * row more than the page, to know whether another follows) and the total (the maintained member count, or
+ * a search's matches counted up to ADMIN_SEARCH_COUNT_LIMIT + 1).
+ */
 function prepareListQueries(db: Database) {
   const matching = or(
     ilike(member.email, sql.placeholder('pattern')),
     ilike(member.displayName, sql.placeholder('pattern')),
   );
+  const before = lt(member.id, sql.placeholder('before'));
   const page = (where: SQL | undefined, name: string) =>
     db
       .select(adminMemberColumns)
@@ -86,13 +106,22 @@ function prepareListQueries(db: Database) {
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
       .prepare(name);
-  const total = (where: SQL | undefined, name: string) =>
-    db.select({ total: count() }).from(member).where(where).prepare(name);
+  const matches = db
+    .select({ one: sql`1` })
+    .from(member)
+    .where(matching)
+    .limit(ADMIN_SEARCH_COUNT_LIMIT + 1)
+    .as('matches');
   return {
     pageAll: page(undefined, 'admin_members_page'),
-    totalAll: total(undefined, 'admin_members_total'),
+    pageAllBefore: page(before, 'admin_members_page_before'),
     pageMatching: page(matching, 'admin_members_page_matching'),
-    totalMatching: total(matching, 'admin_members_total_matching'),
+    pageMatchingBefore: page(and(matching, before), 'admin_members_page_matching_before'),
+    totalAll: db.select({ total: memberCount.members }).from(memberCount).prepare('admin_members_total'),
+    totalMatching: db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(matches)
+      .prepare('admin_members_total_matching'),
   };
 }
 
@@ -105,21 +134,43 @@ export class MemberAdministration {
   }
 
   /**
-   * One page of members, newest first; `q` matches e-mail or display name case-insensitively.
-   * Two queries: the page and the count.
+   * One page of members, newest first; `q` matches e-mail or display name case-insensitively. Two statements
+   * in parallel: the page, by offset (at most MAX_OFFSET_ROWS deep) or after a cursor (keyset on id), and the
+   * total: the maintained member count, or a search's matches counted up to ADMIN_SEARCH_COUNT_LIMIT.
    */
-  async list(query: AdminMemberListQuery): Promise<Page<AdminMember>> {
-    const { page, size } = query;
+  async list(query: AdminMemberListQuery): Promise<AdminMemberPage> {
+    const { size } = query;
     const q = query.q?.trim();
-    const window = { limit: size, offset: (page - 1) * size };
+    const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor, ['number'] as const)[0];
+    const page = before === undefined ? query.page : 1;
+    if (before === undefined && page * size > MAX_OFFSET_ROWS) {
+      throw new BadRequestError('OFFSET_TOO_DEEP', `Pages deeper than ${MAX_OFFSET_ROWS} rows are read with cursor.`);
+    }
+    const window = { limit: size + 1, offset: before === undefined ? (page - 1) * size : 0 };
     const queries = this.listQueries;
-    const [rows, [counted]] = q
-      ? await Promise.all([
-          queries.pageMatching.execute({ ...window, pattern: likeContains(q) }),
-          queries.totalMatching.execute({ pattern: likeContains(q) }),
-        ])
-      : await Promise.all([queries.pageAll.execute(window), queries.totalAll.execute()]);
-    return { items: rows.map(toAdminMember), page, size, total: counted?.total ?? 0 };
+    const pattern = q ? likeContains(q) : undefined;
+    const [rows, [counted]] = await Promise.all([
+      pattern === undefined
+        ? before === undefined
+          ? queries.pageAll.execute(window)
+          : queries.pageAllBefore.execute({ ...window, before })
+        : before === undefined
+          ? queries.pageMatching.execute({ ...window, pattern })
+          : queries.pageMatchingBefore.execute({ ...window, pattern, before }),
+      pattern === undefined ? queries.totalAll.execute() : queries.totalMatching.execute({ pattern }),
+    ]);
+    const items = rows.slice(0, size);
+    const last = items[items.length - 1];
+    const total = Number(counted?.total ?? 0);
+    const bounded = pattern !== undefined && total > ADMIN_SEARCH_COUNT_LIMIT;
+    return {
+      items: items.map(toAdminMember),
+      page,
+      size,
+      total: bounded ? ADMIN_SEARCH_COUNT_LIMIT : total,
+      totalIsLowerBound: bounded,
+      nextCursor: rows.length > size && last ? encodeCursor([last.id]) : null,
+    };
   }
 
   /**

@@ -144,10 +144,42 @@ describe('GET /api/admin/members', () => {
     expect(Object.keys(aliceItem).sort()).not.toContain('profileImage');
   });
 
-  it('answers an empty page past the end with the real total', async () => {
-    const body = (await list('?page=1000&size=100')).json();
+  it('answers an empty page past the end with the real total; offset pages stop at 10,000 rows', async () => {
+    const body = (await list('?page=100&size=100')).json();
     expect(body.items).toEqual([]);
     expect(body.total).toBeGreaterThan(0);
+    expect(body.nextCursor).toBeNull();
+    const deep = await list('?page=101&size=100');
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().code).toBe('OFFSET_TOO_DEEP');
+  });
+
+  it('pages by cursor to the end, the same rows as the offset pages, with the total on every page', async () => {
+    const total = (await app.current.db.select().from(member)).length;
+    const everyone = (await list('?size=100')).json().items.map((item: { id: number }) => item.id);
+    const walked: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? '?size=2' : `?size=2&cursor=${cursor}&page=7`;
+      const body = (await list(query)).json();
+      expect(body).toMatchObject({ page: 1, size: 2, total, totalIsLowerBound: false });
+      walked.push(...body.items.map((item: { id: number }) => item.id));
+      cursor = body.nextCursor;
+    } while (cursor !== null);
+    expect(walked).toEqual(everyone);
+    expect((await list('?cursor=bm90LWEtY3Vyc29y')).json().code).toBe('CURSOR_INVALID');
+  });
+
+  it('keeps the unfiltered total in step with sign-ups and deletions (the maintained count)', async () => {
+    const before = (await list('?size=1')).json().total;
+    const added = await createMemberWithSession(app.current, { plan: 'FREE' });
+    expect((await list('?size=1')).json().total).toBe(before + 1);
+    expect(
+      (await app.current.inject({ method: 'DELETE', url: `/api/admin/members/${added.id}`, headers: admin.headers }))
+        .statusCode,
+    ).toBe(204);
+    expect((await list('?size=1')).json().total).toBe(before);
+    expect(before).toBe((await app.current.db.select().from(member)).length);
   });
 
   it('searches e-mail and display name case-insensitively', async () => {
