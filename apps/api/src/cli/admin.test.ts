@@ -131,7 +131,9 @@ describe('admin command line', () => {
 function runReadmeCommand(args: string[], env: Record<string, string | undefined>): Promise<Run> {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !/^npm_/i.test(name) && !['DATABASE_URL', 'REDIS_URL', 'ADMIN_PASSWORD'].includes(name),
+      // A person's shell, not a package script's: pnpm's and turbo's variables (PNPM_SCRIPT_SRC_DIR…) make the
+      // inner `pnpm --filter` look in the wrong place.
+      ([name]) => !/^(npm|pnpm|turbo)_/i.test(name) && !['DATABASE_URL', 'REDIS_URL', 'ADMIN_PASSWORD'].includes(name),
     ),
   );
   const path = (process.env.PATH ?? '')
