@@ -610,132 +610,79 @@ function jsonObjectOf(columns: string): string {
   return `json_build_object(${pairs.join(', ')})`;
 }
 
+const ENTRY_JSON = jsonObjectOf(ENTRY_COLUMNS);
 const RECORD_JSON = Object.fromEntries(
   Object.entries(SYNCED).map(([key, { columns }]) => [key, jsonObjectOf(columns)]),
 );
 
-const ENTRY_SELECT = ENTRY_COLUMNS.split(' ')
-  .map((column) => `"account_entry"."${column.replace(/:$/, '')}"`)
-  .join(', ');
-
-/** changes.service.ts `feedPageSql`: the counter, the page from (member_id, seq), each live entry by its key. */
-function feedPageText(firstSync: boolean): string {
-  const tombstones = firstSync ? 'and not l.deleted' : '';
+/** changes.service.ts `feedSql`: the page from (member_id, seq), every record looked up by its key, as JSON. */
+function feedText(firstSync: boolean): string {
+  const tombstones = firstSync ? 'and not deleted' : '';
+  const records = Object.entries(SYNCED).map(
+    ([key, { table }], index) => `(select coalesce(json_agg(${RECORD_JSON[key]} order by p.seq), '[]')
+    from page p cross join lateral (
+      select * from "${table}" k where k.member_id = $${9 + 2 * index} and k.id = p.entity_id limit 1) r
+    where p.entity = $${10 + 2 * index} and not p.deleted) as "${key}"`,
+  );
   return `
-    select c.seq as counter_seq, c.pruned_seq, p.entity, p.entity_id, p.seq, p.deleted, e.*
-      from member_change_counter c
-      left join lateral (
-        select l.entity, l.entity_id, l.seq, l.deleted from ledger_change l
-         where l.member_id = $1 and l.seq > $2 ${tombstones}
-         order by l.seq limit $3) p on true
-      left join lateral (
-        select ${ENTRY_SELECT}, array(
-                 select et.tag_id from "entry_tag" et
-                  where et.member_id = "account_entry"."member_id" and et.entry_id = "account_entry"."id") as tag_ids
-          from "account_entry"
-         where "account_entry"."member_id" = $4 and "account_entry"."id" = p.entity_id
-           and p.entity = 'entry' and not p.deleted
-         limit 1) e on true
-     where c.member_id = $5
-     order by p.seq`;
+      with changes as (
+        select entity, entity_id, seq, deleted from ledger_change
+        where member_id = $1 and seq > $2 ${tombstones}
+        order by seq limit $3
+      ), page as (
+        select * from changes order by seq limit $4
+      )
+      select
+        (select json_build_object('seq', seq, 'prunedSeq', pruned_seq) from member_change_counter
+          where member_id = $5) as counter,
+        (select count(*)::int from changes) as fetched,
+        (select max(seq) from page) as last_seq,
+        (select coalesce(json_agg(json_build_object('entity', entity, 'id', entity_id) order by seq), '[]')
+          from page where deleted) as deleted,
+        (select coalesce(json_agg(json_build_object('row', ${ENTRY_JSON}, 'tagIds',
+      array(select et.tag_id from "entry_tag" et where et.member_id = r.member_id and et.entry_id = r.id))
+      order by p.seq), '[]')
+    from page p cross join lateral (
+      select * from "account_entry" k where k.member_id = $6 and k.id = p.entity_id limit 1) r
+    where p.entity = 'entry' and not p.deleted) as entries,
+        (select coalesce(json_agg(json_build_array(t.id, t.name) order by t.sort_order, t.id), '[]') from "tag" t
+          where t.member_id = $7 and t.id in (
+            select et.tag_id from page p join "entry_tag" et on et.member_id = $8 and et.entry_id = p.entity_id
+             where p.entity = 'entry' and not p.deleted)) as tag_names,
+        ${records.join(', ')}`;
 }
-
-/** changes.service.ts `feedRecordsSql`: the other live records by key, and the names of the entries' tags. */
-const FEED_RECORDS_TEXT = (() => {
-  const keys = Object.keys(SYNCED) as (keyof typeof SYNCED)[];
-  const columns = keys.map((key, index) => {
-    const { table } = SYNCED[key];
-    return `(select coalesce(json_agg(${RECORD_JSON[key]} order by k.ord), '[]')
-      from unnest($${2 * index + 1}::int[]) with ordinality as k(id, ord)
-      cross join lateral (select * from "${table}" t where t.member_id = $${2 * index + 2} and t.id = k.id limit 1) r
-    ) as "${key}"`;
-  });
-  const next = 2 * keys.length + 1;
-  return `select ${columns.join(', ')}, (select coalesce(json_agg(json_build_array(t.id, t.name) order by t.sort_order, t.id), '[]')
-      from "tag" t where t.member_id = $${next} and t.id = any($${next + 1}::int[])) as tag_names`;
-})();
+const FEED_TEXT = { first: feedText(true), next: feedText(false) };
 
 type Json = Record<string, unknown>;
-
-interface PageRow extends Json {
-  counter_seq: string | null;
-  pruned_seq: string | null;
-  entity: string | null;
-  entity_id: number | null;
-  seq: string | null;
-  deleted: boolean | null;
-  id: number | null;
-  tag_ids: number[] | null;
-}
 
 interface FeedRow {
   counter: { seq: number; prunedSeq: number } | null;
   fetched: number;
   last_seq: string | null;
   deleted: { entity: string; id: number }[];
-  entries: { row: EntryFields; tags: string[] }[];
+  entries: { row: Json; tagIds: number[] }[];
+  tag_names: [number, string][];
   [records: string]: unknown;
 }
 
-const intArray = (ids: number[]) => `{${ids.join(',')}}`;
+function readFeed(sql: Sql, memberId: number, since: number | null, limit: number) {
+  const params: (number | string)[] = [memberId, since ?? 0, limit + 1, limit, memberId, memberId, memberId, memberId];
+  for (const { entity } of Object.values(SYNCED)) params.push(memberId, entity);
+  return sql.unsafe<FeedRow[]>(since === null ? FEED_TEXT.first : FEED_TEXT.next, params, { prepare: true });
+}
 
-/** The feed in the api's two statements (the second only when the page needs it). */
-async function readFeed(sql: Sql, memberId: number, since: number | null, limit: number): Promise<FeedRow> {
-  const rows = await sql.unsafe<PageRow[]>(
-    feedPageText(since === null),
-    [memberId, since ?? 0, limit + 1, memberId, memberId],
-    {
-      prepare: true,
-    },
-  );
-  const first = rows[0];
-  const changes = rows.filter((row) => row.seq !== null);
-  const page = changes.slice(0, limit);
-  const entryRows = page.filter((row) => row.entity === 'entry' && !row.deleted && row.id !== null);
-  const ids = new Map<string, number[]>(Object.values(SYNCED).map(({ entity }) => [entity, []]));
-  for (const row of page) if (!row.deleted) ids.get(row.entity as string)?.push(row.entity_id as number);
-  const tagIds = [...new Set(entryRows.flatMap((row) => row.tag_ids ?? []))];
-  const needed = tagIds.length > 0 || [...ids.values()].some((list) => list.length > 0);
-  const params = Object.values(SYNCED).flatMap(({ entity }) => [intArray(ids.get(entity)!), memberId]);
-  const [records] = needed
-    ? await sql.unsafe<Json[]>(FEED_RECORDS_TEXT, [...params, memberId, intArray(tagIds)], { prepare: true })
-    : [undefined];
-  const names = new Map(
-    ((records?.tag_names as [number, string][] | undefined) ?? []).map(([id, name], index) => [id, { name, index }]),
-  );
-  return {
-    ...(records ?? {}),
-    counter: first ? { seq: Number(first.counter_seq), prunedSeq: Number(first.pruned_seq) } : null,
-    fetched: changes.length,
-    last_seq: page.length ? (page[page.length - 1]!.seq as string) : null,
-    deleted: page
-      .filter((row) => row.deleted)
-      .map((row) => ({ entity: row.entity as string, id: row.entity_id as number })),
-    entries: entryRows.map((row) => ({
-      row: {
-        id: row.id as number,
-        type: row.type as string,
-        amount: row.amount as string,
-        date: row.entry_date as Date | string,
-        memo: row.memo as string | null,
-        category: row.category as string | null,
-        accountId: row.account_id as number | null,
-        currency: row.currency as string | null,
-        originalAmount: row.original_amount as string | null,
-        exchangeRate: row.exchange_rate as string | null,
-        installmentMonths: row.installment_months as number | null,
-        pending: row.pending as boolean,
-        notifKey: row.notif_key as string | null,
-        recurringId: row.recurring_id as number | null,
-        createdAt: row.created_at as Date | string,
-        updatedAt: row.updated_at as Date | string,
-      },
-      tags: (row.tag_ids ?? [])
-        .flatMap((id) => names.get(id) ?? [])
+/** The entries with their tag names in the member's tag order. */
+function entriesOf(feed: FeedRow) {
+  const order = new Map(feed.tag_names.map(([id, name], index) => [id, { name, index }]));
+  return feed.entries.map(({ row, tagIds }) =>
+    entryResponse(
+      { ...(row as unknown as EntryFields), date: row.entryDate as string },
+      tagIds
+        .flatMap((id) => order.get(id) ?? [])
         .sort((a, b) => a.index - b.index)
         .map(({ name }) => name),
-    })),
-  };
+    ),
+  );
 }
 
 /** recurrings.service.ts `nextDateOf`. */
@@ -759,7 +706,7 @@ function renderChanged(feed: FeedRow) {
   const records = (key: keyof typeof SYNCED) => (feed[key] as Json[] | null) ?? [];
   const day = localDate(new Date(), API_TIME_ZONE);
   return {
-    entries: feed.entries.map(({ row, tags }) => entryResponse(row, tags)),
+    entries: entriesOf(feed),
     wallets: records('wallets').map((row) => ({
       id: row.id,
       name: row.name,
@@ -831,13 +778,13 @@ function renderChanged(feed: FeedRow) {
   };
 }
 
-/** The feed after the cursor: the api's two keyed statements, rendered per domain; a cursor out of range → 409. */
+/** The feed after the cursor: the api's one statement of keyed reads, rendered per domain; a cursor out of range → 409. */
 export const changesBaseline = (deps: BaselineDeps) =>
   guarded(deps, 'login', (memberId, query, reply) =>
     answer(reply, async () => {
       const since = query.since === undefined ? null : (decodeCursor(query.since, ['number'])[0] as number);
       const limit = Number(query.limit ?? 500);
-      const feed = await readFeed(deps.sql, memberId, since, limit);
+      const [feed] = await readFeed(deps.sql, memberId, since, limit);
       const current = feed!.counter?.seq ?? 0;
       if (since !== null && (since > current || since < (feed!.counter?.prunedSeq ?? 0))) {
         throw new Problem(409, 'RESYNC_REQUIRED');

@@ -28,13 +28,3 @@ export function rowFromJson<T extends Table>(table: T, json: Record<string, unkn
   }
   return row as T['$inferSelect'];
 }
-
-/** A row read by a raw statement (columns under their database names), as drizzle would have returned it. */
-export function rowFromDriver<T extends Table>(table: T, raw: Record<string, unknown>): T['$inferSelect'] {
-  const row: Record<string, unknown> = {};
-  for (const [property, column] of Object.entries(getTableColumns(table))) {
-    const value = raw[column.name];
-    row[property] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as T['$inferSelect'];
-}

@@ -5,7 +5,7 @@ import { describe, expect } from 'vitest';
 import { encodeCursor } from '../../lib/cursor.js';
 import { bodyOf } from '../../test/client.js';
 import { test } from '../../test/fixtures.js';
-import { feedPageSql } from './changes.service.js';
+import { feedSql } from './changes.service.js';
 
 /** One node of `explain (format json)`. */
 interface PlanNode {
@@ -46,7 +46,7 @@ async function seedEntries(app: FastifyInstance, memberId: number, count: number
 
 const PAGE = 300;
 
-describe('delta sync plans (EXPLAIN on seeded data)', () => {
+describe('delta sync plan (EXPLAIN on seeded data)', () => {
   test('the page is read from (member_id, seq) and each live entry by its key, also when the member holds most of the table', async ({
     app,
     premium,
@@ -63,7 +63,7 @@ describe('delta sync plans (EXPLAIN on seeded data)', () => {
       .where(eq(memberChangeCounter.memberId, premium.id));
     const since = Number(counter!.seq) - PAGE;
 
-    const nodes = nodesOf(await planOf(app, feedPageSql(premium.id, since, 500)));
+    const nodes = nodesOf(await planOf(app, feedSql(premium.id, since, 500)));
     // An index scan or a bitmap of the same index range (the planner's pick by the range's estimated size).
     expect(
       nodes.filter((node) => node['Relation Name'] === 'ledger_change' && node['Node Type'] === 'Seq Scan'),
@@ -80,10 +80,11 @@ describe('delta sync plans (EXPLAIN on seeded data)', () => {
     expect(lookup!['Index Cond']).toMatch(/id = /);
     expect(lookup!['Actual Loops']).toBe(PAGE);
     expect(lookup!['Actual Rows']).toBe(1);
-    // Tag ids come from entry_tag's key, one probe per entry, with no aggregate (no sort) per entry.
+    // Tag ids come from entry_tag's key, never a scan of it; no aggregate (no sort) runs once per entry.
     const tagReads = nodes.filter((node) => node['Relation Name'] === 'entry_tag');
-    expect(tagReads.map((node) => [node['Index Name'], node['Actual Loops']])).toEqual([['entry_tag_pk', PAGE]]);
-    expect(nodes.filter((node) => node['Node Type'] === 'Aggregate')).toEqual([]);
+    expect(tagReads.length).toBeGreaterThan(0);
+    for (const read of tagReads) expect(read['Index Name']).toBe('entry_tag_pk');
+    expect(nodes.filter((node) => node['Node Type'] === 'Aggregate' && (node['Actual Loops'] ?? 1) > 1)).toEqual([]);
   });
 
   test("an entry's tags come in the member's tag order, after a rename, with the other records of the page", async ({

@@ -21,11 +21,11 @@ import {
   type Tag,
   tag,
 } from '@nestegg/db';
-import { getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { ConflictError } from '../../lib/errors.js';
-import { jsonObjectOf, rowFromDriver, rowFromJson } from '../../lib/json-rows.js';
+import { jsonObjectOf, rowFromJson } from '../../lib/json-rows.js';
 
 type Changed = Changes['changed'];
 
@@ -73,77 +73,55 @@ const RECORD_TABLES = {
 } as const satisfies Record<string, { entity: SyncEntity; table: PgTable }>;
 type RecordKey = keyof typeof RECORD_TABLES;
 
-/** A row of the page statement: the counter, one change of the page, and the entry it names (when live). */
-interface PageRow extends Record<string, unknown> {
-  /** bigint: postgres.js hands it over as a string; null when the member has never changed anything. */
-  counter_seq: string | null;
-  pruned_seq: string | null;
-  entity: SyncEntity | null;
-  entity_id: number | null;
-  seq: string | null;
-  deleted: boolean | null;
-  /** The entry's columns by their database names, null unless the change is a live entry. */
-  id: number | null;
-  /** The entry's tag ids, unordered (names and order come with the records). */
-  tag_ids: number[] | null;
+interface FeedRow extends Record<string, unknown> {
+  counter: { seq: number; prunedSeq: number } | null;
+  fetched: number;
+  /** bigint: postgres.js hands it over as a string. */
+  last_seq: string | null;
+  deleted: { entity: SyncEntity; id: number }[];
+  /** Each live entry with its tag ids, unordered. */
+  entries: { row: Record<string, unknown>; tagIds: number[] }[];
+  /** `[id, name]` of the tags the page's entries carry, in the member's tag order. */
+  tag_names: [number, string][];
 }
 
 /**
- * The page's records other than entries, as JSON arrays by the key of `changed`, and `[id, name]` of the tags
- * its entries carry, in the member's tag order.
- */
-type RecordsRow = Record<RecordKey, Record<string, unknown>[]> & { tag_names: [number, string][] };
-
-/**
- * Delta sync (decisions L3, L33): the member's changes after a cursor, in commit order, each record once with
- * its latest state, deletions as tombstones. At most two statements, each a keyed read whose cost follows the
- * page, not the ledger: the page of changes through `(member_id, seq)` with the counter and, per live entry,
- * the entry row by its key (plain columns, no JSON); then, only when the page holds other records, those by
- * their keys (`(member_id, id)`, one lateral lookup per id).
+ * Delta sync (decisions L3, L34): the member's changes after a cursor, in commit order, each record once with
+ * its latest state, deletions as tombstones. One statement of keyed reads whose cost follows the page, not
+ * the ledger: the page from `(member_id, seq)`, then each changed record by its key `(member_id, id)` in a
+ * lateral `limit 1` lookup (a plan the statistics cannot turn into a range scan), records as JSON so the api
+ * parses one value per kind; an entry's tags travel as ids (no sorted aggregate per entry) and their names
+ * once, in the member's tag order.
  */
 export class ChangesService {
   constructor(private readonly deps: ChangesDeps) {}
 
   async since(request: ChangesRequest): Promise<Changes> {
     const since = request.since === undefined ? null : decodeCursor(request.since, ['number'] as const)[0];
-    const rows = await this.deps.db.execute<PageRow>(feedPageSql(request.memberId, since, request.limit));
-    const counter = rows[0];
-    const current = counter?.counter_seq == null ? 0 : Number(counter.counter_seq);
-    const prunedSeq = counter?.pruned_seq == null ? 0 : Number(counter.pruned_seq);
-    if (since !== null && (since > current || since < prunedSeq)) throw resyncRequired();
-    const changes = rows.filter((row) => row.seq !== null);
-    const hasMore = changes.length > request.limit;
-    const page = changes.slice(0, request.limit);
-    const deleted = page
-      .filter((row) => row.deleted)
-      .map((row) => ({ entity: row.entity as SyncEntity, id: row.entity_id as number }));
-    const entryRows = page.filter((row) => row.entity === 'entry' && !row.deleted && row.id !== null);
-    const wanted = recordIdsOf(page, entryRows);
-    const records = wanted ? await this.readRecords(request.memberId, wanted) : null;
-    const tagOrder = new Map((records?.tag_names ?? []).map(([id, name], index) => [id, { name, index }]));
-    const entries = entryRows.map((row) => ({
-      row: rowFromDriver(accountEntry, row) as AccountEntry,
-      tags: tagNamesOf(row.tag_ids ?? [], tagOrder),
-    }));
+    const [feed] = await this.deps.db.execute<FeedRow>(feedSql(request.memberId, since, request.limit));
+    const current = feed!.counter?.seq ?? 0;
+    if (since !== null && (since > current || since < (feed!.counter?.prunedSeq ?? 0))) throw resyncRequired();
+    const hasMore = feed!.fetched > request.limit;
     return {
-      cursor: encodeCursor([hasMore ? Number(page[page.length - 1]!.seq) : Math.max(current, since ?? 0)]),
+      cursor: encodeCursor([hasMore ? Number(feed!.last_seq) : Math.max(current, since ?? 0)]),
       hasMore,
-      changed: this.render(entries, records),
-      deleted,
+      changed: this.render(feed!),
+      deleted: feed!.deleted,
     };
   }
 
-  private async readRecords(memberId: number, ids: RecordIds): Promise<RecordsRow> {
-    const rows = await this.deps.db.execute<RecordsRow>(feedRecordsSql(memberId, ids));
-    return rows[0] as RecordsRow;
-  }
-
-  private render(entries: EntryWithTags[], feed: RecordsRow | null): Changed {
+  private render(feed: FeedRow): Changed {
     const { render } = this.deps;
+    const order = new Map(feed.tag_names.map(([id, name], index) => [id, { name, index }]));
     const records = <K extends RecordKey>(key: K) =>
-      (feed?.[key] ?? []).map((json) => rowFromJson(RECORD_TABLES[key].table, json));
+      ((feed[key] as Record<string, unknown>[]) ?? []).map((json) => rowFromJson(RECORD_TABLES[key].table, json));
     return {
-      entries: render.entries(entries),
+      entries: render.entries(
+        feed.entries.map(({ row, tagIds }) => ({
+          row: rowFromJson(accountEntry, row) as AccountEntry,
+          tags: tagNamesOf(tagIds, order),
+        })),
+      ),
       wallets: render.wallets(records('wallets') as Account[]),
       categories: render.categories(records('categories') as Category[]),
       tags: render.tags(records('tags') as Tag[]),
@@ -154,30 +132,6 @@ export class ChangesService {
       budgetIncomes: render.budgetIncomes(records('budgetIncomes') as BudgetIncome[]),
     };
   }
-}
-
-const ENTITY_KEYS = new Map<SyncEntity, RecordKey>(
-  Object.entries(RECORD_TABLES).map(([key, { entity }]) => [entity, key as RecordKey]),
-);
-
-/** Ids to read in the second statement: each kind's live records in page order, and the entries' tags. */
-type RecordIds = Record<RecordKey, number[]> & { tagIds: number[] };
-
-/** What the page needs beyond its entries; null when nothing (the common sync of entries without tags). */
-function recordIdsOf(page: PageRow[], entryRows: PageRow[]): RecordIds | null {
-  const ids = Object.fromEntries(Object.keys(RECORD_TABLES).map((key) => [key, [] as number[]])) as Record<
-    RecordKey,
-    number[]
-  >;
-  let any = false;
-  for (const row of page) {
-    const key = row.deleted ? undefined : ENTITY_KEYS.get(row.entity as SyncEntity);
-    if (key === undefined) continue;
-    ids[key].push(row.entity_id as number);
-    any = true;
-  }
-  const tagIds = [...new Set(entryRows.flatMap((row) => row.tag_ids ?? []))];
-  return any || tagIds.length > 0 ? { ...ids, tagIds } : null;
 }
 
 /** An entry's tag names in the member's tag order (a tag deleted meanwhile is left out: its entries are logged again). */
@@ -191,55 +145,55 @@ function tagNamesOf(tagIds: number[], order: Map<number, { name: string; index: 
     .map(({ name }) => name);
 }
 
-const entryColumns = sql.join(
-  Object.values(getTableColumns(accountEntry)).map((column) => sql.raw(`"account_entry"."${column.name}"`)),
-  sql`, `,
-);
-
 /**
- * The page statement: the member's counter, then up to `limit + 1` changes after `since` read in `seq` order
- * from `(member_id, seq)`, each live entry joined by its primary key `(member_id, id)` with its tag names.
- * Both lateral subqueries end in `limit`, so the planner keeps them as per-row keyed reads whatever the
- * statistics say (a member holding half the table included). No counter row → no row (nothing ever changed).
+ * The feed statement: the counter; up to `limit + 1` changes after `since` from `(member_id, seq)`; the page's
+ * tombstones; each kind's live records, every one looked up by its primary key `(member_id, id)`.
  */
-export function feedPageSql(memberId: number, since: number | null, limit: number): SQL {
+export function feedSql(memberId: number, since: number | null, limit: number): SQL {
   // A first sync needs no tombstones: the client has nothing to delete.
-  const tombstones = since === null ? sql`and not l.deleted` : sql``;
+  const tombstones = since === null ? sql`and not deleted` : sql``;
+  const recordColumns = Object.entries(RECORD_TABLES).map(
+    ([key, { entity, table }]) => sql`${changedRecords(memberId, entity, table)} as ${sql.identifier(key)}`,
+  );
   return sql`
-    select c.seq as counter_seq, c.pruned_seq, p.entity, p.entity_id, p.seq, p.deleted, e.*
-      from member_change_counter c
-      left join lateral (
-        select l.entity, l.entity_id, l.seq, l.deleted from ledger_change l
-         where l.member_id = ${memberId} and l.seq > ${since ?? 0} ${tombstones}
-         order by l.seq limit ${limit + 1}) p on true
-      left join lateral (
-        select ${entryColumns}, array(
-                 select et.tag_id from ${entryTag} et
-                  where et.member_id = "account_entry"."member_id" and et.entry_id = "account_entry"."id") as tag_ids
-          from ${accountEntry}
-         where "account_entry"."member_id" = ${memberId} and "account_entry"."id" = p.entity_id
-           and p.entity = 'entry' and not p.deleted
-         limit 1) e on true
-     where c.member_id = ${memberId}
-     order by p.seq`;
+      with changes as (
+        select entity, entity_id, seq, deleted from ledger_change
+        where member_id = ${memberId} and seq > ${since ?? 0} ${tombstones}
+        order by seq limit ${limit + 1}
+      ), page as (
+        select * from changes order by seq limit ${limit}
+      )
+      select
+        (select json_build_object('seq', seq, 'prunedSeq', pruned_seq) from member_change_counter
+          where member_id = ${memberId}) as counter,
+        (select count(*)::int from changes) as fetched,
+        (select max(seq) from page) as last_seq,
+        (select coalesce(json_agg(json_build_object('entity', entity, 'id', entity_id) order by seq), '[]')
+          from page where deleted) as deleted,
+        ${changedEntries(memberId)} as entries,
+        (select coalesce(json_agg(json_build_array(t.id, t.name) order by t.sort_order, t.id), '[]') from ${tag} t
+          where t.member_id = ${memberId} and t.id in (
+            select et.tag_id from page p join ${entryTag} et on et.member_id = ${memberId} and et.entry_id = p.entity_id
+             where p.entity = 'entry' and not p.deleted)) as tag_names,
+        ${sql.join(recordColumns, sql`, `)}`;
 }
 
-/**
- * The page's other live records, each kind as a JSON array in page order: one keyed lookup per id
- * (`(member_id, id)`), numerics as text so no digit is lost. The text is the same for every page (empty
- * arrays for absent kinds), so it is prepared once per connection.
- */
-export function feedRecordsSql(memberId: number, ids: RecordIds): SQL {
-  const columns = Object.entries(RECORD_TABLES).map(([key, { table }]) => {
-    const list = `{${ids[key as RecordKey].join(',')}}`;
-    return sql`(select coalesce(json_agg(${jsonObjectOf(table, 'r')} order by k.ord), '[]')
-      from unnest(${list}::int[]) with ordinality as k(id, ord)
-      cross join lateral (select * from ${table} t where t.member_id = ${memberId} and t.id = k.id limit 1) r
-    ) as ${sql.identifier(key)}`;
-  });
-  const tagNames = sql`(select coalesce(json_agg(json_build_array(t.id, t.name) order by t.sort_order, t.id), '[]')
-      from ${tag} t where t.member_id = ${memberId} and t.id = any(${`{${ids.tagIds.join(',')}}`}::int[])) as tag_names`;
-  return sql`select ${sql.join(columns, sql`, `)}, ${tagNames}`;
+/** The page's live records of one table, as a JSON array in page order: one key lookup per record. */
+function changedRecords(memberId: number, entity: SyncEntity, table: PgTable): SQL {
+  return sql`(select coalesce(json_agg(${jsonObjectOf(table, 'r')} order by p.seq), '[]')
+    from page p cross join lateral (
+      select * from ${table} k where k.member_id = ${memberId} and k.id = p.entity_id limit 1) r
+    where p.entity = ${entity} and not p.deleted)`;
+}
+
+/** The page's live entries, each looked up by its key, with its tag ids from `entry_tag`'s key (unordered). */
+function changedEntries(memberId: number): SQL {
+  return sql`(select coalesce(json_agg(json_build_object('row', ${jsonObjectOf(accountEntry, 'r')}, 'tagIds',
+      array(select et.tag_id from ${entryTag} et where et.member_id = r.member_id and et.entry_id = r.id))
+      order by p.seq), '[]')
+    from page p cross join lateral (
+      select * from ${accountEntry} k where k.member_id = ${memberId} and k.id = p.entity_id limit 1) r
+    where p.entity = 'entry' and not p.deleted)`;
 }
 
 function resyncRequired() {
