@@ -7,6 +7,7 @@
 export {
   addDays,
   addMonths,
+  creditLineOf,
   dateIn,
   daysInMonth,
   type LoanTerms,

@@ -5,6 +5,7 @@ import type { BaselineDeps, BaselineHandler } from '../rows/types.js';
 import {
   API_TIME_ZONE,
   addDays,
+  creditLineOf,
   dateIn,
   type LoanTerms,
   localDate,
@@ -723,6 +724,19 @@ function renderChanged(feed: FeedRow) {
       loanStart: row.loanStart,
       manualValuation: row.manualValuation,
       currentValue: row.currentValue,
+      // wallet.view.ts `creditLineOfRow` (decision L33).
+      creditLine:
+        row.type === 'MINUS' && row.loanAmount !== null
+          ? creditLineOf(
+              {
+                limit: row.loanAmount as number,
+                annualRatePercent: row.loanRate as string | null,
+                months: row.loanMonths as number | null,
+                start: row.loanStart as string | null,
+              },
+              row.balance as number,
+            )
+          : null,
       createdAt: instant(row.createdAt as string),
       updatedAt: instant(row.updatedAt as string),
     })),
