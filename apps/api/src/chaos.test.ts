@@ -111,7 +111,13 @@ describe('chaos: restarts, an outage and a killed replica under load', () => {
     const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'chaos:' };
     for (const name of ['api-a', 'api-b']) {
       const port = await freePort();
-      const replica = startProcess(name, apiDir, 'src/server.ts', { ...shared, HOST: '127.0.0.1', PORT: String(port) });
+      const metrics = String(await freePort());
+      const replica = startProcess(name, apiDir, 'src/server.ts', {
+        ...shared,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        METRICS_PORT: metrics,
+      });
       apis.push({ replica, url: `http://127.0.0.1:${port}` });
     }
     const workerPorts: number[] = [];

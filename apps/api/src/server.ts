@@ -40,10 +40,17 @@ installProcessFaultPolicy({
   },
 });
 
-await app.listen({ host: env.HOST, port: env.PORT });
+// The metrics listener first: a port taken by another process stops the start before the api takes traffic.
 if (metricsServer) {
   const host = env.METRICS_HOST ?? env.HOST;
-  metricsServer.listen(env.METRICS_PORT, host, () =>
-    app.log.info({ host, port: env.METRICS_PORT }, 'metrics on /metrics'),
-  );
+  await new Promise<void>((resolve, reject) => {
+    metricsServer.once('error', reject);
+    metricsServer.listen(env.METRICS_PORT, host, resolve);
+  }).catch(async (error: unknown) => {
+    app.log.fatal({ err: error, host, port: env.METRICS_PORT }, 'the metrics listener could not start (METRICS_PORT)');
+    await app.close();
+    process.exit(1);
+  });
+  app.log.info({ host, port: env.METRICS_PORT }, 'metrics on /metrics');
 }
+await app.listen({ host: env.HOST, port: env.PORT });
