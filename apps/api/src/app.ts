@@ -61,7 +61,8 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
     requestTimeout: env.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     connectionTimeout: env.HTTP_CONNECTION_TIMEOUT_MS,
-    return503OnClosing: true,
+    // Requests during the drain get our problem+json 503 instead (http-edge, decision FO31).
+    return503OnClosing: false,
     frameworkErrors: handleError,
     logController: new OneLinePerRequest(),
     clientErrorHandler: handleClientError,

@@ -74,8 +74,12 @@ export class RateLimitedError extends AppError {
 }
 
 export class ServiceUnavailableError extends AppError {
-  constructor(code: ProblemCode = 'SERVICE_UNAVAILABLE', message = 'The service is not available right now.') {
-    super(503, code, message);
+  constructor(
+    code: ProblemCode = 'SERVICE_UNAVAILABLE',
+    message = 'The service is not available right now.',
+    retryAfterSeconds?: number,
+  ) {
+    super(503, code, message, retryAfterSeconds ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {});
   }
 }
 

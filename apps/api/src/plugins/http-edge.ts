@@ -4,7 +4,7 @@ import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Env } from '../env.js';
-import { OverloadedError } from '../lib/errors.js';
+import { OverloadedError, ServiceUnavailableError } from '../lib/errors.js';
 import { baselineSecurityHeaders } from '../lib/security-headers.js';
 
 const CORS_MAX_AGE_SECONDS = 600;
@@ -35,12 +35,31 @@ async function registerShedding(app: FastifyInstance, env: Env): Promise<void> {
  * and load shedding when the event loop or the heap is saturated. Routes opt out of shedding with
  * `config: { pressureHandler: () => undefined }` (the health checks do).
  */
+/**
+ * While the api drains (from `close()` on), a request that still arrives on an open connection answers 503
+ * `SERVICE_UNAVAILABLE` problem+json with `Retry-After` and `Connection: close`, so the client retries on
+ * another replica (decision FO31). Fastify's own answer there (`return503OnClosing`) is plain JSON.
+ */
+function refuseWhileDraining(app: FastifyInstance): void {
+  let draining = false;
+  app.addHook('preClose', (done) => {
+    draining = true;
+    done();
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!draining) return done();
+    reply.header('connection', 'close');
+    done(new ServiceUnavailableError('SERVICE_UNAVAILABLE', 'This instance is shutting down. Try again.', 1));
+  });
+}
+
 export default fp<{ env: Env }>(
   async (app, { env }) => {
     app.addHook('onRequest', (_request, reply, done) => {
       reply.headers(baselineSecurityHeaders);
       done();
     });
+    refuseWhileDraining(app);
     // No origin configured: no CORS handling at all (a browser on another origin is refused).
     if (env.CORS_ORIGINS.length === 0) return registerShedding(app, env);
     await app.register(cors, {
