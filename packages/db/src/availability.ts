@@ -1,3 +1,5 @@
+import { lazyQuery, type PendingQuery } from './lazy-query';
+
 /**
  * Telling "the database is away" apart from every other failure, and bounding how long a caller waits for
  * a connection. postgres.js has connect, idle and lifetime timeouts but no bound on the wait for a pooled
@@ -200,35 +202,9 @@ export function cappedBackoff(maxSeconds: number): (retries: number) => number {
   return (retries) => (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, maxSeconds);
 }
 
-interface PendingQuery extends PromiseLike<unknown> {
-  values(): PromiseLike<unknown>;
-}
-
 /** A statement that asks the driver for its query only once it holds a permit (awaited once, as drizzle does). */
 function gatedQuery(gate: ConnectionGate, create: () => PendingQuery) {
-  let values = false;
-  let running: Promise<unknown> | null = null;
-  const run = () => {
-    running ??= gate.run(() => (values ? create().values() : create()));
-    return running;
-  };
-  const pending = {
-    values() {
-      values = true;
-      return pending;
-    },
-    // biome-ignore lint/suspicious/noThenProperty: a lazy thenable stands in for the driver's lazy query.
-    then<A = unknown, B = never>(
-      onFulfilled?: ((value: unknown) => A | PromiseLike<A>) | null,
-      onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-    ) {
-      return run().then(onFulfilled, onRejected);
-    },
-    catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null) {
-      return run().catch(onRejected);
-    },
-  };
-  return pending;
+  return lazyQuery((asValues) => gate.run(() => (asValues ? create().values() : create())));
 }
 
 /**
