@@ -56,13 +56,23 @@ export class WorkerMetrics {
   }
 
   private observeQueues(db: Database): void {
-    const read = () =>
-      db.execute<{ queue: string; state: string; jobs: number; lag: number | null }>(sql`
-        select name as queue, state::text as state, count(*)::int as jobs,
-               extract(epoch from now() - min(start_after) filter (where state <> 'active' and start_after <= now())) as lag
-        from ${sql.raw(`${JOB_SCHEMA}.job`)}
-        where state in ('created', 'retry', 'active')
-        group by name, state`);
+    type Row = { queue: string; state: string; jobs: number; lag: number | null };
+    // One statement per scrape for both gauges: the registry collects them together, so they share the promise.
+    let reading: Promise<Row[]> | null = null;
+    const read = () => {
+      reading ??= db
+        .execute<Row>(sql`
+          select name as queue, state::text as state, count(*)::int as jobs,
+                 extract(epoch from now() - min(start_after) filter (where state <> 'active' and start_after <= now())) as lag
+          from ${sql.raw(`${JOB_SCHEMA}.job`)}
+          where state in ('created', 'retry', 'active')
+          group by name, state`)
+        .then((rows) => [...rows])
+        .finally(() => {
+          reading = null;
+        });
+      return reading;
+    };
     new Gauge({
       name: 'nestegg_job_queue_jobs',
       help: 'Jobs waiting (created, retry) or running (active), by queue and state',
@@ -80,7 +90,12 @@ export class WorkerMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const row of await read()) if (row.lag !== null) this.set({ queue: row.queue }, Number(row.lag));
+        // A queue has a row per state (created, retry): its lag is the longest of them.
+        const lags = new Map<string, number>();
+        for (const row of await read()) {
+          if (row.lag !== null) lags.set(row.queue, Math.max(lags.get(row.queue) ?? 0, Number(row.lag)));
+        }
+        for (const [queue, lag] of lags) this.set({ queue }, lag);
       },
     });
   }
