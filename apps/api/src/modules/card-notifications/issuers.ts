@@ -18,19 +18,19 @@ const ISSUER_ALIASES: readonly IssuerAlias[] = [
   {
     company: 'BC',
     label:
-      /\[?(?:우리|농협|NH|씨티|시티|기업|IBK|SC|부산|경남|대구|광주|전북|제주|수협|하나)\s?(?:BC|비씨)(?:카드)?\]?/,
+      /\[?(?<![A-Za-z])(?:우리|농협|NH|씨티|시티|기업|IBK|SC|부산|경남|대구|광주|전북|제주|수협|하나)\s?(?:BC|비씨)(?:카드)?\]?/,
   },
   { company: 'BC', label: /\[?(?<![A-Za-z])(?:BC|비씨)(?:카드|체크)?(?![A-Za-z])\]?/ },
-  { company: 'KB국민', label: /\[?KB\s?Pay(?:\s?사용\s?알림)?\]?/i },
-  { company: 'KB국민', label: new RegExp(`\\[?KB\\s?국민\\s?${CARD_WORD}?\\]?`) },
-  { company: 'KB국민', label: new RegExp(`\\[?KB\\*?${CARD_WORD}\\]?|\\[KB\\]|국민${CARD_WORD}|국민(?=\\d{4})`) },
-  { company: '신한', label: new RegExp(`\\[?신한${CARD_WORD}?\\]?|Shinhan`, 'i') },
-  { company: '삼성', label: /\[?삼성(?:가족|법인|체크)?(?:카드)?\]?|Samsung\s?Card/i },
+  { company: 'KB국민', label: /\[?(?<![A-Za-z])KB\s?Pay(?:\s?사용\s?알림)?\]?/i },
+  { company: 'KB국민', label: new RegExp(`\\[?(?<![A-Za-z])KB\\s?국민\\s?${CARD_WORD}?\\]?`) },
+  { company: 'KB국민', label: new RegExp(`\\[?(?<![A-Za-z])KB\\*?${CARD_WORD}\\]?|\\[KB\\]|국민${CARD_WORD}|국민(?=\\d{4})`) },
+  { company: '신한', label: new RegExp(`\\[?신한${CARD_WORD}?\\]?|(?<![A-Za-z])Shinhan`, 'i') },
+  { company: '삼성', label: /\[?삼성(?:가족|법인|체크)?(?:카드)?\]?|(?<![A-Za-z])Samsung\s?Card/i },
   {
     company: '현대',
     // "현대 대한항공030 승인", "현대 ZERO Edition2 승인": the issuer, then a product name, then the status word.
     label:
-      /\[?현대카드[A-Z]?\]?|현대(?=\s?(?:\d{4}|ZERO|체크|승인))|현대(?=\s[^\n]{1,24}?\s(?:승인|취소|해외승인)(?![가-힣]))|스마일카드|Hyundai\s?Card/i,
+      /\[?현대카드[A-Z]?\]?|현대(?=\s?(?:\d{4}|ZERO|체크|승인))|현대(?=\s[^\n]{1,24}?\s(?:승인|취소|해외승인)(?![가-힣]))|스마일카드|(?<![A-Za-z])Hyundai\s?Card/i,
   },
   {
     company: '롯데',
@@ -44,18 +44,18 @@ const ISSUER_ALIASES: readonly IssuerAlias[] = [
     ),
   },
   { company: '우리', label: new RegExp(`\\[?우리${CARD_WORD}\\]?|우리(?=[(\\d]|\\s?승인)`) },
-  { company: 'NH농협', label: new RegExp(`\\[?(?:NH농협|NH|농협)${CARD_WORD}?\\]?(?![A-Za-z])`) },
+  { company: 'NH농협', label: new RegExp(`\\[?(?<![A-Za-z])(?:NH농협|NH|농협)${CARD_WORD}?\\]?(?![A-Za-z])`) },
   { company: '씨티', label: new RegExp(`\\[?(?:씨티|시티)${CARD_WORD}?\\]?|\\bCiti(?:bank)?\\b`, 'i') },
-  { company: 'IBK', label: new RegExp(`\\[?IBK(?:기업)?${CARD_WORD}?\\]?|기업은행|\\[?기업${CARD_WORD}\\]?`) },
-  { company: '카카오뱅크', label: /카카오뱅크(?:\s?체크카드|\s?카드)?|kakaobank/i },
+  { company: 'IBK', label: new RegExp(`\\[?(?<![A-Za-z])IBK(?:기업)?${CARD_WORD}?\\]?|기업은행|\\[?기업${CARD_WORD}\\]?`) },
+  { company: '카카오뱅크', label: /카카오뱅크(?:\s?체크카드|\s?카드)?|(?<![A-Za-z])kakaobank/i },
   { company: '토스', label: /토스뱅크(?:\s?체크카드|\s?카드)?/ },
-  { company: '케이뱅크', label: /케이뱅크(?:\s?체크카드|\s?카드)?|K\s?뱅크/ },
+  { company: '케이뱅크', label: /케이뱅크(?:\s?체크카드|\s?카드)?|(?<![A-Za-z])K\s?뱅크/ },
   { company: '수협', label: new RegExp(`(?:Sh)?수협(?:은행)?${CARD_WORD}?`) },
   { company: '광주', label: new RegExp(`광주(?:은행)?${CARD_WORD}`) },
   { company: '전북', label: new RegExp(`전북(?:은행)?${CARD_WORD}`) },
   { company: '제주', label: new RegExp(`제주(?:은행)?${CARD_WORD}`) },
   { company: '우체국', label: new RegExp(`우체국${CARD_WORD}?`) },
-  { company: '새마을금고', label: new RegExp(`새마을금고${CARD_WORD}?|MG${CARD_WORD}`) },
+  { company: '새마을금고', label: new RegExp(`새마을금고${CARD_WORD}?|(?<![A-Za-z])MG${CARD_WORD}`) },
   { company: '신협', label: new RegExp(`신협${CARD_WORD}?`) },
 ];
 

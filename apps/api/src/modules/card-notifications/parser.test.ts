@@ -344,6 +344,13 @@ describe('layout families (CN10)', () => {
     );
   });
 
+  it('a capitalised merchant that ends in an issuer\'s Latin letters names no issuer (ANH is not NH)', () => {
+    for (const shop of ['ANH', 'SKB MART', 'XIBK', 'OMG STORE', 'PLAYKAKAOBANK', 'AMAZONSHINHAN']) {
+      const text = `[Web발신]\n[가가] 해외승인\n0000 김민호님\n01/01 00:00\nUSD 100.00\n${shop}`;
+      expect(parse(text)).toMatchObject({ kind: 'APPROVAL', cardCompany: null, currency: 'USD', merchant: shop });
+    }
+  });
+
   it('extra lines: local-currency use, unmasked names and 취소 inside a name change nothing', () => {
     fc.assert(
       fc.property(merchant, word, holder, won, won, clock, (shop, shopWord, name, amount, local, at) => {
