@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
+import pino from 'pino';
 import type { Env } from './env.js';
 import { loggableError, noteEscapedError } from './plugins/error-handler.js';
 
@@ -24,6 +25,14 @@ export function loggerOptions(env: Env): FastifyServerOptions['logger'] {
     redact: ['req.headers.authorization', 'req.headers.cookie'],
     ...(transport ? { transport } : {}),
   };
+}
+
+/**
+ * For a start that fails before the app (and its logger) exists: the api's name and level, written at once,
+ * since the process exits right after.
+ */
+export function startupLogger(env: Env): pino.Logger {
+  return pino({ name: SERVICE_NAME, level: env.LOG_LEVEL }, pino.destination({ dest: 1, sync: true }));
 }
 
 /**

@@ -1,6 +1,10 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { sessionCacheInvalidation } from '@nestegg/db';
 import {
   createTestRedis,
+  freePort,
   keySlot,
   type OwnRedisCluster,
   startOwnRedisServer,
@@ -123,6 +127,69 @@ describe('a Redis of the wrong topology stops the start (decision R3)', () => {
     expect(failed).toBeInstanceOf(RedisTopologyError);
     expect((failed as Error).message).toMatch(/REDIS_CLUSTER_NODES names .* cluster_enabled:0/);
   });
+});
+
+/**
+ * Decision R7: the api process itself (src/server.ts from source, as `npm run dev` runs it) stops with one log
+ * line naming the variable and exit code 1, not an uncaught error's stack trace.
+ */
+describe('the api process with a Redis of the wrong topology', () => {
+  const database = useTestDatabase();
+  const apiDir = fileURLToPath(new URL('..', import.meta.url));
+
+  async function start(redis: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !/^(DATABASE_URL|REDIS_|PORT|METRICS_|OTEL_|npm_)/i.test(key)),
+    );
+    const child = spawn(process.execPath, ['--conditions=@nestegg/source', '--import', 'tsx', 'src/server.ts'], {
+      cwd: apiDir,
+      env: {
+        ...inherited,
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'info',
+        PORT: String(await freePort()),
+        METRICS_PORT: '0',
+        DATABASE_URL: database.current.url,
+        REDIS_KEY_PREFIX: 'nestegg:test:r7:',
+        ...redis,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    clearTimeout(timer);
+    return { code, lines: output.split('\n').filter((line) => line.trim() !== '') };
+  }
+
+  it('REDIS_URL at a cluster node: one fatal line naming REDIS_URL, exit code 1', async () => {
+    const node = testRedisClusterNodes().split(',')[0]!;
+    const { code, lines } = await start({ REDIS_URL: `redis://${node}` });
+    expect(code, lines.join('\n')).toBe(1);
+    expect(lines, lines.join('\n')).toHaveLength(1);
+    const line = JSON.parse(lines[0]!);
+    expect(line).toMatchObject({ level: 60, name: 'api', variable: 'REDIS_URL' });
+    expect(line.msg).toMatch(/^REDIS_URL points at redis:\/\/127\.0\.0\.1:\d+, a Redis Cluster node/);
+    expect(line.msg).toMatch(/set REDIS_CLUSTER_NODES/);
+    expect(lines[0]).not.toMatch(/\bat \S+ \(|stack/);
+  }, 60_000);
+
+  it('REDIS_CLUSTER_NODES at a single Redis: one fatal line naming REDIS_CLUSTER_NODES, exit code 1', async () => {
+    const single = new URL(testRedisUrl);
+    const { code, lines } = await start({ REDIS_CLUSTER_NODES: `${single.hostname}:${single.port || 6379}` });
+    expect(code, lines.join('\n')).toBe(1);
+    expect(lines, lines.join('\n')).toHaveLength(1);
+    const line = JSON.parse(lines[0]!);
+    expect(line).toMatchObject({ level: 60, name: 'api', variable: 'REDIS_CLUSTER_NODES' });
+    expect(line.msg).toMatch(/^REDIS_CLUSTER_NODES names .*, a Redis that is not a cluster node/);
+    expect(lines[0]).not.toMatch(/\bat \S+ \(|stack/);
+  }, 60_000);
 });
 
 /**

@@ -3,13 +3,19 @@ import { startTracing } from '@nestegg/telemetry';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { loadEnvOrExit } from './env.js';
-import { SERVICE_NAME } from './logger.js';
+import { RedisTopologyError } from './lib/redis.js';
+import { SERVICE_NAME, startupLogger } from './logger.js';
 import { createMetricsServer } from './metrics-server.js';
 
 const env = loadEnvOrExit();
 // Before the app is built: its server, logger and database client trace only when this started (O10).
 const tracing = await startTracing(`nestegg-${SERVICE_NAME}`);
-const app = await buildApp(env);
+const app = await buildApp(env).catch((error: unknown) => {
+  if (!(error instanceof RedisTopologyError)) throw error;
+  // A configuration error, not a fault: one line that names the variable to change, no stack (decision R7).
+  startupLogger(env).fatal({ variable: error.variable }, error.message);
+  process.exit(1);
+});
 
 const metricsServer =
   env.METRICS_PORT === 0

@@ -16,6 +16,14 @@ export interface RedisSettings {
 /** The configuration names a cluster where there is one Redis, or the reverse: the api must not start (R3). */
 export class RedisTopologyError extends Error {
   override name = 'RedisTopologyError';
+
+  constructor(
+    /** The variable to change. */
+    readonly variable: 'REDIS_URL' | 'REDIS_CLUSTER_NODES',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -78,12 +86,14 @@ function topologyMismatch(settings: RedisSettings, where: string, enabled: boole
   const asCluster = Boolean(settings.REDIS_CLUSTER_NODES?.length);
   if (asCluster && !enabled) {
     return new RedisTopologyError(
+      'REDIS_CLUSTER_NODES',
       `REDIS_CLUSTER_NODES names ${where}, a Redis that is not a cluster node (INFO cluster: cluster_enabled:0); ` +
         'point REDIS_URL at it instead, or REDIS_CLUSTER_NODES at the nodes of a Redis Cluster',
     );
   }
   if (!asCluster && enabled) {
     return new RedisTopologyError(
+      'REDIS_URL',
       `REDIS_URL points at ${where}, a Redis Cluster node (INFO cluster: cluster_enabled:1): as one Redis it would ` +
         'refuse most keys (MOVED) and the api would run without its cache and limits; ' +
         'set REDIS_CLUSTER_NODES=host:port,… (and unset REDIS_URL) instead',
