@@ -27,6 +27,8 @@ export class BenchChild {
   private constructor(
     private readonly child: ChildProcess,
     readonly targets: RowTarget[],
+    /** The api's `/metrics` when the child runs with `--telemetry`. */
+    readonly metricsUrl: string | null,
   ) {
     child.on('message', (message: ChildMessage) => {
       if (message.type !== 'reply') return;
@@ -54,7 +56,7 @@ export class BenchChild {
       stdio: ['ignore', stdout, 'inherit', 'ipc'],
     });
     if (typeof stdout === 'number') closeSync(stdout);
-    const targets = await new Promise<RowTarget[]>((resolve, reject) => {
+    const ready = await new Promise<Extract<ChildMessage, { type: 'ready' }>>((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         reject(new Error('bench child did not start in time'));
@@ -62,14 +64,14 @@ export class BenchChild {
       child.on('message', (message: ChildMessage) => {
         if (message.type !== 'ready') return;
         clearTimeout(timer);
-        resolve(message.targets);
+        resolve(message);
       });
       child.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`bench child exited with ${code} before it was ready`));
       });
     });
-    return new BenchChild(child, targets);
+    return new BenchChild(child, ready.targets, ready.metricsUrl);
   }
 
   target(key: string): RowTarget {

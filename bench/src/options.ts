@@ -3,6 +3,9 @@ import type { LoadSettings } from './load.js';
 
 export type Mode = 'quick' | 'full';
 
+/** The api's Redis: the one at `TEST_REDIS_URL`, or a local 3-primary cluster started for the run. */
+export type RedisTopology = 'single' | 'cluster';
+
 export interface RunOptions {
   mode: Mode;
   load: LoadSettings;
@@ -16,10 +19,13 @@ export interface RunOptions {
   poolSize: number;
   /** Where the markdown goes; null prints it only. */
   out: string | null;
+  /** Tracing (10 % sampled, exported to a sink in the parent) and /metrics scraped from the parent. */
+  telemetry: boolean;
   /** Profile this row's api and baseline instead of writing the table. */
   profile: string | null;
   databaseUrl: string;
   redisUrl: string;
+  redis: RedisTopology;
 }
 
 export const DEFAULT_REPORT = new URL('../../docs/performance.md', import.meta.url).pathname;
@@ -30,7 +36,9 @@ const PRESETS: Record<Mode, LoadSettings> = {
 };
 
 export const USAGE = `pnpm bench [--quick] [--rows key,prefix] [--connections 16] [--duration s] [--warmup s]
-           [--log-level info] [--api-log file] [--pool 10] [--out file] [--profile row-key]`;
+           [--log-level info] [--api-log file] [--pool 10] [--out file] [--profile row-key]
+           [--redis single|cluster]
+           [--telemetry]`;
 
 export function parseRunOptions(argv: string[]): RunOptions {
   const { values } = parseArgs({
@@ -46,6 +54,8 @@ export function parseRunOptions(argv: string[]): RunOptions {
       pool: { type: 'string', default: '10' },
       out: { type: 'string' },
       profile: { type: 'string' },
+      redis: { type: 'string', default: 'single' },
+      telemetry: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -53,10 +63,13 @@ export function parseRunOptions(argv: string[]): RunOptions {
     console.log(USAGE);
     process.exit(0);
   }
+  if (values.redis !== 'single' && values.redis !== 'cluster')
+    throw new Error(`--redis is single or cluster, not ${values.redis}`);
   const mode: Mode = values.quick ? 'quick' : 'full';
   const preset = PRESETS[mode];
   const rowFilter = values.rows ? values.rows.split(',').map((key) => key.trim()) : null;
-  const partial = rowFilter !== null || values.profile !== undefined;
+  // A partial run, or one with settings other than production's defaults, must not overwrite the full table.
+  const partial = rowFilter !== null || values.profile !== undefined || values.redis === 'cluster' || values.telemetry;
   return {
     mode,
     load: {
@@ -71,7 +84,9 @@ export function parseRunOptions(argv: string[]): RunOptions {
     // A partial run must not overwrite the full table.
     out: values.out ?? (partial ? null : DEFAULT_REPORT),
     profile: values.profile ?? null,
+    telemetry: values.telemetry,
     databaseUrl: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redis: values.redis,
   };
 }

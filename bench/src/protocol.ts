@@ -1,14 +1,19 @@
 import type { HttpRequest } from './rows/types.js';
+import type { TelemetryConfig } from './telemetry.js';
 
 /** What the parent tells the child it forks (through `NESTEGG_BENCH_CHILD`, as JSON). */
 export interface ChildConfig {
   databaseUrl: string;
   redisUrl: string;
+  /** `host:port,…` of the cluster the api and the baselines use instead of `redisUrl` (`--redis cluster`). */
+  redisClusterNodes: string | null;
   redisKeyPrefix: string;
   rowKeys: string[];
   size: number;
   logLevel: string;
   poolSize: number;
+  /** Tracing and a metrics listener, as `--telemetry` asks; null: neither (metrics are still recorded). */
+  telemetry: TelemetryConfig | null;
 }
 
 export interface JsonCheck {
@@ -60,7 +65,7 @@ export interface ParentMessage {
 }
 
 export type ChildMessage =
-  | { type: 'ready'; targets: RowTarget[] }
+  | { type: 'ready'; targets: RowTarget[]; metricsUrl: string | null }
   | { type: 'reply'; id: number; result?: unknown; error?: string };
 
 export const CHILD_CONFIG_VARIABLE = 'NESTEGG_BENCH_CHILD';

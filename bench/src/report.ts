@@ -3,6 +3,7 @@ import type { Machine } from './machine.js';
 import type { RunOptions } from './options.js';
 import type { CountResult, JsonCheck, RequestCounts } from './protocol.js';
 import type { BenchRow } from './rows/types.js';
+import { SCRAPE_INTERVAL_MS, TELEMETRY_SAMPLE_RATIO, type TelemetryCounts } from './telemetry.js';
 
 export interface RowResult {
   row: BenchRow;
@@ -22,6 +23,8 @@ export interface RunReport {
   options: RunOptions;
   datasets: { unit: string; sizes: number[] }[];
   results: RowResult[];
+  /** What a `--telemetry` run exported and scraped; null without it. */
+  telemetry: TelemetryCounts | null;
 }
 
 const integer = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -154,6 +157,24 @@ function trafficList(results: RowResult[]): string[] {
   return lines;
 }
 
+function telemetryLine(counts: TelemetryCounts | null): string[] {
+  if (!counts)
+    return [
+      '- Telemetry: metrics recorded, no tracing and no scrapes (as an api without OTLP endpoint that nobody scrapes).',
+    ];
+  const megabytes = (counts.exportedBytes / 1_000_000).toFixed(1);
+  return [
+    `- Telemetry (\`--telemetry\`): tracing on with ${TELEMETRY_SAMPLE_RATIO * 100} % of traces sampled (\`parentbased_traceidratio\`), exported over OTLP/HTTP to a sink in the parent (${integer(counts.exports)} exports, ${megabytes} MB); \`/metrics\` on its own listener, scraped from the parent every ${SCRAPE_INTERVAL_MS / 1000} s (${integer(counts.scrapes)} scrapes, ${counts.failedScrapes} failed).`,
+  ];
+}
+
+function redisLine(options: RunOptions): string[] {
+  if (options.redis === 'single') return [];
+  return [
+    "- Redis (`--redis cluster`): a local Redis Cluster of 3 primaries, no replicas, on this machine, started for the run; the api with `REDIS_CLUSTER_NODES` and the baselines with ioredis' `Cluster` client (the api's options: primaries only, no offline queue). The `Redis stopped` rows still use a private single `redis-server`.",
+  ];
+}
+
 function header(report: RunReport): string[] {
   const { machine, options } = report;
   const load = options.load;
@@ -167,6 +188,8 @@ function header(report: RunReport): string[] {
     `- Load: autocannon over loopback from the parent process, ${load.connections} connections, ${load.warmupSeconds} s warm-up then ${load.seconds} s measured per side, one run, in alternating 2 s slices (api, baseline, baseline, api, …) so background load weighs on both alike.`,
     `- Server: one child process hosts the api (\`buildApp\` from source under tsx, NODE_ENV=production, LOG_LEVEL=${options.logLevel} to /dev/null, pool of ${options.poolSize}, source-mapped stack traces and event-loop-utilisation shedding off) and, on other ports, a bare Fastify route per row doing the same SQL (postgres.js tagged templates, prepared) and Redis calls and answering the same JSON (pool of ${options.poolSize}).`,
     `- Data: ${sizes.join('; ')} (scratch database, seeded with SQL, vacuumed and analysed).`,
+    ...redisLine(options),
+    ...telemetryLine(report.telemetry),
   ];
 }
 

@@ -4,6 +4,7 @@
  */
 
 import { writeFile } from 'node:fs/promises';
+import { startRedisCluster } from '@nestegg/testing/redis-cluster';
 import type { BenchChild } from './child.js';
 import { httpSide, type LoadResult, measureInterleaved, rateSide, type Side, sequentialSide } from './load.js';
 import { describeMachine } from './machine.js';
@@ -14,6 +15,13 @@ import { allRows } from './rows/index.js';
 import type { BenchRow, Dataset } from './rows/types.js';
 import { deleteRedisKeys, ScratchDatabases, scratchRedisPrefix } from './scratch.js';
 import { planSteps, progress, type RunContext, type Step, seedStep, selectRows, startChild } from './steps.js';
+import {
+  type OtlpSink,
+  startOtlpSink,
+  startScraper,
+  TELEMETRY_SAMPLE_RATIO,
+  type TelemetryCounts,
+} from './telemetry.js';
 
 /** The api, its baseline and, when the row has one, its reference, measured in interleaved slices. */
 function sidesOf(child: BenchChild, row: BenchRow, connections: number): Record<string, Side> {
@@ -53,23 +61,45 @@ async function measureRow(child: BenchChild, row: BenchRow, size: number, option
   return result;
 }
 
-async function measureAll(context: RunContext, steps: Step[]): Promise<RowResult[]> {
+/** What `--telemetry` exported and scraped over the run, so the table shows the work was really done. */
+function telemetryTally(sink: OtlpSink | null) {
+  const counts: TelemetryCounts = { exports: 0, exportedBytes: 0, scrapes: 0, failedScrapes: 0 };
+  return {
+    counts,
+    watch(child: BenchChild) {
+      const scraper = child.metricsUrl ? startScraper(child.metricsUrl) : null;
+      return () => {
+        scraper?.stop();
+        counts.scrapes += scraper?.counts().scrapes ?? 0;
+        counts.failedScrapes += scraper?.counts().failedScrapes ?? 0;
+        Object.assign(counts, sink?.counts());
+      };
+    },
+  };
+}
+
+async function measureAll(context: RunContext, steps: Step[], sink: OtlpSink | null) {
   const results: RowResult[] = [];
+  const tally = telemetryTally(sink);
+  const telemetry = sink ? { otlpEndpoint: sink.url, sampleRatio: TELEMETRY_SAMPLE_RATIO } : null;
   const databases = new Map<Dataset, string>();
   for (const step of steps) {
     if (!databases.has(step.dataset)) databases.set(step.dataset, await context.scratch.forDataset(step.dataset.name));
     const databaseUrl = databases.get(step.dataset)!;
     await seedStep(databaseUrl, step);
-    const child = await startChild(context, databaseUrl, step);
+    const child = await startChild(context, databaseUrl, step, telemetry);
+    const stopWatching = tally.watch(child);
     try {
       for (const row of step.rows) results.push(await measureRow(child, row, step.size, context.options));
     } finally {
       await child.stop();
+      stopWatching();
     }
   }
   // Report order: rows as declared, each from its smallest size up.
   const order = (result: RowResult) => allRows.indexOf(result.row);
-  return results.sort((a, b) => order(a) - order(b) || a.size - b.size);
+  results.sort((a, b) => order(a) - order(b) || a.size - b.size);
+  return { results, telemetry: sink ? tally.counts : null };
 }
 
 async function runTable(context: RunContext): Promise<void> {
@@ -77,7 +107,8 @@ async function runTable(context: RunContext): Promise<void> {
   const startedAt = new Date();
   const machine = await describeMachine(options.databaseUrl, options.redisUrl);
   const steps = planSteps(selectRows(options.rowFilter), options.mode);
-  const results = await measureAll(context, steps);
+  const sink = options.telemetry ? await startOtlpSink() : null;
+  const { results, telemetry } = await measureAll(context, steps, sink).finally(() => sink?.close());
   const datasets = [...new Set(steps.map((step) => step.dataset))].map((dataset) => ({
     unit: dataset.unit,
     sizes: steps.filter((step) => step.dataset === dataset).map((step) => step.size),
@@ -89,6 +120,7 @@ async function runTable(context: RunContext): Promise<void> {
     options,
     datasets,
     results,
+    telemetry,
   });
   process.stdout.write(markdown);
   if (options.out) {
@@ -106,6 +138,7 @@ function cleanupOnce(context: RunContext): () => Promise<void> {
       await deleteRedisKeys(context.options.redisUrl, context.redisKeyPrefix).catch((error: unknown) =>
         progress(`could not delete Redis keys ${context.redisKeyPrefix}*: ${error}`),
       );
+      await context.redisCluster?.stop();
     })();
     return done;
   };
@@ -117,6 +150,7 @@ async function main(): Promise<void> {
     options,
     scratch: new ScratchDatabases(options.databaseUrl),
     redisKeyPrefix: scratchRedisPrefix(),
+    redisCluster: null,
   };
   const cleanup = cleanupOnce(context);
   process.once('SIGINT', () => {
@@ -124,6 +158,10 @@ async function main(): Promise<void> {
     void cleanup().finally(() => process.exit(130));
   });
   try {
+    if (options.redis === 'cluster') {
+      context.redisCluster = await startRedisCluster();
+      progress(`Redis Cluster of 3 primaries at ${context.redisCluster.nodes}`);
+    }
     if (options.profile) await runProfile(context, options.profile);
     else await runTable(context);
   } finally {

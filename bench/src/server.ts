@@ -10,9 +10,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { buildApp } from '@nestegg/api/app';
 import { loadEnv } from '@nestegg/api/env';
+import { createMetricsServer } from '@nestegg/api/metrics-server';
+import { startTracing } from '@nestegg/telemetry';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import postgres from 'postgres';
+import type { BaselineRedis } from './baseline/scripts.js';
 import { BENCH_PASSWORD } from './datasets/members.js';
 import { apiClients, type CountedClients, countPerRequest } from './instrument.js';
 import {
@@ -30,13 +33,14 @@ import {
 import { type PrivateRedis, startPrivateRedis } from './redis-server.js';
 import { rowByKey } from './rows/index.js';
 import type { BaselineDeps, BenchRow, HttpRequest, RowSetup } from './rows/types.js';
+import { tracingEnvironment } from './telemetry.js';
 
 const COUNTED_REQUESTS = 10;
 const UNCOUNTED_FIRST_REQUESTS = 2;
 /** The api runs statements of its own now and then (a drain every second): the quietest of these counts. */
 const COUNT_TRIALS = 3;
 
-/** The api's Redis client settings (apps/api/src/infrastructure.ts), so the baseline fails over alike. */
+/** The api's Redis client settings (apps/api/src/lib/redis.ts), so the baseline fails over alike. */
 const apiLikeRedisOptions = (keyPrefix: string): RedisOptions => ({
   keyPrefix,
   lazyConnect: true,
@@ -45,6 +49,35 @@ const apiLikeRedisOptions = (keyPrefix: string): RedisOptions => ({
   commandTimeout: 1000,
   connectTimeout: 5000,
 });
+
+/** Where a side's api and baseline find Redis: one server, or the run's cluster (`--redis cluster`). */
+type RedisTarget = { url: string } | { clusterNodes: string };
+
+function redisVariables(target: RedisTarget): Record<string, string> {
+  return 'url' in target ? { REDIS_URL: target.url } : { REDIS_CLUSTER_NODES: target.clusterNodes };
+}
+
+/** The baseline's client: ioredis' Cluster with the api's cluster options (lib/redis.ts), or one Redis. */
+function baselineRedis(target: RedisTarget, keyPrefix: string): BaselineRedis {
+  if ('url' in target) return new Redis(target.url, apiLikeRedisOptions(keyPrefix));
+  const { keyPrefix: _, ...nodeOptions } = apiLikeRedisOptions(keyPrefix);
+  const nodes = target.clusterNodes.split(',').map((node) => {
+    const [host, port] = node.split(':');
+    return { host: host!, port: Number(port) };
+  });
+  return new Cluster(nodes, {
+    keyPrefix,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRedirections: 4,
+    retryDelayOnClusterDown: 100,
+    retryDelayOnFailover: 100,
+    retryDelayOnTryAgain: 100,
+    slotsRefreshTimeout: 2000,
+    scaleReads: 'master',
+    redisOptions: nodeOptions,
+  });
+}
 
 interface Side {
   api: FastifyInstance;
@@ -81,7 +114,7 @@ async function listen(server: FastifyInstance): Promise<string> {
   return `http://127.0.0.1:${address.port}`;
 }
 
-async function startApi(config: ChildConfig, redisUrl: string): Promise<FastifyInstance> {
+async function startApi(config: ChildConfig, redis: RedisTarget): Promise<FastifyInstance> {
   const env = loadEnv({
     NODE_ENV: 'production',
     LOG_LEVEL: config.logLevel,
@@ -90,7 +123,7 @@ async function startApi(config: ChildConfig, redisUrl: string): Promise<FastifyI
     TRUST_PROXY: 'false',
     DATABASE_URL: config.databaseUrl,
     DATABASE_POOL_SIZE: String(config.poolSize),
-    REDIS_URL: redisUrl,
+    ...redisVariables(redis),
     REDIS_KEY_PREFIX: config.redisKeyPrefix,
     // A server saturated on purpose sits near 100 % event-loop utilisation; shedding at 98 % would
     // measure 503s instead of the work. The delay and heap limits stay as deployed.
@@ -99,9 +132,9 @@ async function startApi(config: ChildConfig, redisUrl: string): Promise<FastifyI
   return buildApp(env);
 }
 
-async function startSide(config: ChildConfig, redisUrl: string, sql: postgres.Sql): Promise<Side> {
-  const api = await startApi(config, redisUrl);
-  const redis = new Redis(redisUrl, apiLikeRedisOptions(config.redisKeyPrefix));
+async function startSide(config: ChildConfig, target: RedisTarget, sql: postgres.Sql): Promise<Side> {
+  const api = await startApi(config, target);
+  const redis = baselineRedis(target, config.redisKeyPrefix);
   redis.on('error', () => {});
   await redis.connect();
   return { api, apiUrl: await listen(api), deps: { sql, redis }, sessions: new Map() };
@@ -222,12 +255,28 @@ class Profiler {
   }
 }
 
+/** The api's `/metrics` on a listener of its own, as apps/api/src/server.ts starts it. */
+async function serveMetrics(api: FastifyInstance): Promise<string> {
+  const server = createMetricsServer(api.metrics.registry, (error) =>
+    api.log.error({ err: error }, 'metrics scrape failed'),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // No close: the child exits when it is told to stop.
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the metrics server has no TCP address');
+  return `http://127.0.0.1:${address.port}/metrics`;
+}
+
 async function startSides(config: ChildConfig, rows: BenchRow[], sql: postgres.Sql): Promise<Sides> {
-  const up = await startSide(config, config.redisUrl, sql);
+  const up = await startSide(
+    config,
+    config.redisClusterNodes ? { clusterNodes: config.redisClusterNodes } : { url: config.redisUrl },
+    sql,
+  );
   if (!rows.some((row) => row.redis === 'lost')) return { up, lost: null, privateRedis: null };
   const privateRedis = await startPrivateRedis();
   process.on('exit', () => void privateRedis.stop());
-  return { up, lost: await startSide(config, privateRedis.url, sql), privateRedis };
+  return { up, lost: await startSide(config, { url: privateRedis.url }, sql), privateRedis };
 }
 
 /** Logs in and builds each row's request while every Redis is still up. */
@@ -309,6 +358,11 @@ async function main(): Promise<void> {
   // mapping the stack of every logged error would charge the api for something it does not pay there.
   process.setSourceMapsEnabled(false);
   const config = JSON.parse(process.env[CHILD_CONFIG_VARIABLE] ?? '') as ChildConfig;
+  if (config.telemetry) {
+    // As apps/api/src/server.ts: before the app is built, from the standard OTEL_* variables.
+    Object.assign(process.env, tracingEnvironment(config.telemetry));
+    await startTracing('nestegg-api');
+  }
   const rows = config.rowKeys.map(rowByKey);
   const sql = postgres(config.databaseUrl, { max: config.poolSize, onnotice: () => {} });
   const sides = await startSides(config, rows, sql);
@@ -316,8 +370,9 @@ async function main(): Promise<void> {
   await takeRedisAway(sides);
   const targets: RowTarget[] = [];
   for (const item of prepared) targets.push(await targetOf(item));
+  const metricsUrl = config.telemetry ? await serveMetrics(sides.up.api) : null;
   serve(commandHandlers(prepared, sides, sql));
-  await send({ type: 'ready', targets });
+  await send({ type: 'ready', targets, metricsUrl });
 }
 
 main().catch((error: unknown) => {

@@ -1,9 +1,11 @@
+import type { OwnRedisCluster } from '@nestegg/testing/redis-cluster';
 import postgres from 'postgres';
 import { BenchChild } from './child.js';
 import type { Mode, RunOptions } from './options.js';
 import { allRows } from './rows/index.js';
 import type { BenchRow, Dataset } from './rows/types.js';
 import type { ScratchDatabases } from './scratch.js';
+import type { TelemetryConfig } from './telemetry.js';
 
 export interface Step {
   dataset: Dataset;
@@ -50,20 +52,29 @@ export interface RunContext {
   options: RunOptions;
   scratch: ScratchDatabases;
   redisKeyPrefix: string;
+  /** The run's own cluster with `--redis cluster`; null on the single Redis. */
+  redisCluster: OwnRedisCluster | null;
 }
 
 /** Starts a child for one step's rows on the dataset's database. */
-export function startChild(context: RunContext, databaseUrl: string, step: Step): Promise<BenchChild> {
+export function startChild(
+  context: RunContext,
+  databaseUrl: string,
+  step: Step,
+  telemetry: TelemetryConfig | null = null,
+): Promise<BenchChild> {
   const { options } = context;
   return BenchChild.start(
     {
       databaseUrl,
       redisUrl: options.redisUrl,
+      redisClusterNodes: context.redisCluster?.nodes ?? null,
       redisKeyPrefix: context.redisKeyPrefix,
       rowKeys: step.rows.map((row) => row.key),
       size: step.size,
       logLevel: options.logLevel,
       poolSize: options.poolSize,
+      telemetry,
     },
     options.apiLog,
   );
