@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis';
-import { scripted } from './scripts.js';
+import { type BaselineRedis, scripted } from './scripts.js';
 
 /*
  * The api's login attempt limits (apps/api/src/modules/auth/attempt-limits.ts over
@@ -65,7 +64,7 @@ const ipKey = (ip: string) => `attempts:{login-ip:${ip}}`;
 const accountKey = (email: string) => `attempts:{login-account:${email}}`;
 
 /** Reserves the attempt; false when a limit refuses it (the api answers 429). */
-export async function beginLogin(redis: Redis, ip: string, email: string): Promise<boolean> {
+export async function beginLogin(redis: BaselineRedis, ip: string, email: string): Promise<boolean> {
   const commands = scripted(redis, attemptScripts);
   const [byIp] = (await commands.attemptReserve(
     ipKey(ip),
@@ -91,7 +90,7 @@ export async function beginLogin(redis: Redis, ip: string, email: string): Promi
 }
 
 /** A success clears this account's failures from the IP's count and makes the address known to it. */
-export async function loginSucceeded(redis: Redis, ip: string, email: string): Promise<void> {
+export async function loginSucceeded(redis: BaselineRedis, ip: string, email: string): Promise<void> {
   await redis.hdel(ipKey(ip), email);
   const account = accountKey(email);
   await scripted(redis, attemptScripts).attemptSucceed(account, `${account}:known`, ip, ACCOUNT_BACKOFF.knownForMs);

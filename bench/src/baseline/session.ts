@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
 import type postgres from 'postgres';
 import type { BaselineDeps } from '../rows/types.js';
 import type { MemberRow } from './members.js';
-import { scripted } from './scripts.js';
+import { type BaselineRedis, scripted } from './scripts.js';
 
 /*
  * The api's session lookup and opening (apps/api/src/modules/auth/session.store.ts) without the
@@ -82,9 +81,9 @@ function bearerToken(request: FastifyRequest): string | null {
  * The api trusts its cache only while Redis is connected and every pending invalidation is drained;
  * with nothing to invalidate here, "connected" is the same test.
  */
-const trusted = (redis: Redis) => redis.status === 'ready';
+const trusted = (redis: BaselineRedis) => redis.status === 'ready';
 
-async function touchCache(redis: Redis, tokenHash: string): Promise<TouchResult | null> {
+async function touchCache(redis: BaselineRedis, tokenHash: string): Promise<TouchResult | null> {
   try {
     return await scripted(redis, sessionScripts).touchSession(
       cacheKey(tokenHash),
@@ -98,7 +97,7 @@ async function touchCache(redis: Redis, tokenHash: string): Promise<TouchResult 
   }
 }
 
-async function cacheIfCurrent(redis: Redis, tokenHash: string, session: BaselineSession, generation: string) {
+async function cacheIfCurrent(redis: BaselineRedis, tokenHash: string, session: BaselineSession, generation: string) {
   if (!trusted(redis)) return;
   await scripted(redis, sessionScripts)
     .cacheSessionIfCurrent(

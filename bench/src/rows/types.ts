@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
 import type postgres from 'postgres';
+import type { BaselineRedis } from '../baseline/scripts.js';
 
 /** A table (or group of tables) the rows read, grown to a stated size before they run. */
 export interface Dataset {
@@ -33,7 +33,7 @@ export interface RowSetup {
 export interface BaselineDeps {
   sql: postgres.Sql;
   /** The Redis the row's api uses: the shared one, or the private one stopped for `redis: 'lost'` rows. */
-  redis: Redis;
+  redis: BaselineRedis;
 }
 
 export type BaselineHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
