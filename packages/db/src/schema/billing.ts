@@ -1,4 +1,4 @@
-import { relations, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt } from './_common';
 import { member } from './members';
@@ -125,10 +125,6 @@ export const storeCancellation = pgTable(
   },
   (t) => [index('store_cancellation_pending_idx').on(t.requestedAt).where(sql`${t.doneAt} is null`)],
 );
-
-export const iapPurchaseRelations = relations(iapPurchase, ({ one }) => ({
-  member: one(member, { fields: [iapPurchase.memberId], references: [member.id] }),
-}));
 
 export type IapPurchase = typeof iapPurchase.$inferSelect;
 export type NewIapPurchase = typeof iapPurchase.$inferInsert;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { relations, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, instant, updatedAt } from './_common';
 import { member } from './members';
@@ -356,54 +356,6 @@ export const boardTag = pgTable(
     check('board_tag_sort_order_non_negative', sql`${t.sortOrder} >= 0`),
   ],
 );
-
-export const postRelations = relations(post, ({ one, many }) => ({
-  author: one(member, { fields: [post.memberId], references: [member.id] }),
-  comments: many(comment),
-  votes: many(postVote),
-  tagRows: many(postTag),
-}));
-
-export const postTagRelations = relations(postTag, ({ one }) => ({
-  post: one(post, { fields: [postTag.postId], references: [post.id] }),
-}));
-
-export const commentRelations = relations(comment, ({ one, many }) => ({
-  post: one(post, { fields: [comment.postId], references: [post.id] }),
-  author: one(member, { fields: [comment.memberId], references: [member.id] }),
-  votes: many(commentVote),
-}));
-
-export const postVoteRelations = relations(postVote, ({ one }) => ({
-  member: one(member, { fields: [postVote.memberId], references: [member.id] }),
-  post: one(post, { fields: [postVote.postId], references: [post.id] }),
-}));
-
-export const commentVoteRelations = relations(commentVote, ({ one }) => ({
-  member: one(member, { fields: [commentVote.memberId], references: [member.id] }),
-  comment: one(comment, { fields: [commentVote.commentId], references: [comment.id] }),
-}));
-
-export const reportRelations = relations(report, ({ one }) => ({
-  reporter: one(member, { fields: [report.memberId], references: [member.id] }),
-  resolution: one(moderationEvent, { fields: [report.resolutionId], references: [moderationEvent.id] }),
-}));
-
-export const moderationEventRelations = relations(moderationEvent, ({ one }) => ({
-  actor: one(member, { fields: [moderationEvent.actorId], references: [member.id] }),
-}));
-
-export const boardImageRelations = relations(boardImage, ({ one }) => ({
-  member: one(member, { fields: [boardImage.memberId], references: [member.id] }),
-}));
-
-export const tagCategoryRelations = relations(tagCategory, ({ many }) => ({
-  tags: many(boardTag),
-}));
-
-export const boardTagRelations = relations(boardTag, ({ one }) => ({
-  tagCategory: one(tagCategory, { fields: [boardTag.tagCategoryId], references: [tagCategory.id] }),
-}));
 
 export type Post = typeof post.$inferSelect;
 export type NewPost = typeof post.$inferInsert;

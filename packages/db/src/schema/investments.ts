@@ -1,4 +1,4 @@
-import { relations, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import {
   char,
   check,
@@ -112,19 +112,6 @@ export const stockQuote = pgTable(
   },
   (t) => [check('stock_quote_price_non_negative', sql`${t.price} >= 0`)],
 );
-
-export const investmentHoldingRelations = relations(investmentHolding, ({ one, many }) => ({
-  member: one(member, { fields: [investmentHolding.memberId], references: [member.id] }),
-  trades: many(investmentTrade),
-}));
-
-export const investmentTradeRelations = relations(investmentTrade, ({ one }) => ({
-  member: one(member, { fields: [investmentTrade.memberId], references: [member.id] }),
-  holding: one(investmentHolding, {
-    fields: [investmentTrade.memberId, investmentTrade.holdingId],
-    references: [investmentHolding.memberId, investmentHolding.id],
-  }),
-}));
 
 export type InvestmentHolding = typeof investmentHolding.$inferSelect;
 export type NewInvestmentHolding = typeof investmentHolding.$inferInsert;

@@ -1,4 +1,4 @@
-import { relations, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -24,7 +24,7 @@ import { member } from './members';
  * its keys and indexes lead with it; no query joins two members' rows. The ledger can then be distributed
  * by member (e.g. Citus, co-located on `member_id`) without a rewrite. So a primary key is `(member_id, id)`
  * (`id` stays an identity column, unique by its sequence), and a reference to another ledger row is the
- * composite `(member_id, x_id)` → `(member_id, id)`, relations included. `packages/db/test/migrations.test.ts`
+ * composite `(member_id, x_id)` → `(member_id, id)`, foreign keys included. `packages/db/test/migrations.test.ts`
  * checks the rule against the catalog.
  */
 
@@ -478,83 +478,6 @@ export const cardCancellation = pgTable(
   },
   (t) => [primaryKey({ name: 'card_cancellation_pk', columns: [t.memberId, t.notifKey] })],
 );
-
-export const accountRelations = relations(account, ({ one, many }) => ({
-  member: one(member, { fields: [account.memberId], references: [member.id] }),
-  entries: many(accountEntry),
-  recurrings: many(recurring),
-  quickEntries: many(quickEntry),
-}));
-
-export const categoryRelations = relations(category, ({ one, many }) => ({
-  member: one(member, { fields: [category.memberId], references: [member.id] }),
-  parent: one(category, {
-    fields: [category.memberId, category.parentId],
-    references: [category.memberId, category.id],
-    relationName: 'category_parent',
-  }),
-  children: many(category, { relationName: 'category_parent' }),
-}));
-
-export const defaultCategoryRelations = relations(defaultCategory, ({ one, many }) => ({
-  parent: one(defaultCategory, {
-    fields: [defaultCategory.parentId],
-    references: [defaultCategory.id],
-    relationName: 'default_category_parent',
-  }),
-  children: many(defaultCategory, { relationName: 'default_category_parent' }),
-}));
-
-export const accountEntryRelations = relations(accountEntry, ({ one, many }) => ({
-  member: one(member, { fields: [accountEntry.memberId], references: [member.id] }),
-  account: one(account, {
-    fields: [accountEntry.memberId, accountEntry.accountId],
-    references: [account.memberId, account.id],
-  }),
-  entryTags: many(entryTag),
-}));
-
-export const tagRelations = relations(tag, ({ one, many }) => ({
-  member: one(member, { fields: [tag.memberId], references: [member.id] }),
-  entryTags: many(entryTag),
-}));
-
-export const entryTagRelations = relations(entryTag, ({ one }) => ({
-  member: one(member, { fields: [entryTag.memberId], references: [member.id] }),
-  entry: one(accountEntry, {
-    fields: [entryTag.memberId, entryTag.entryId],
-    references: [accountEntry.memberId, accountEntry.id],
-  }),
-  tag: one(tag, { fields: [entryTag.memberId, entryTag.tagId], references: [tag.memberId, tag.id] }),
-}));
-
-export const budgetRelations = relations(budget, ({ one }) => ({
-  member: one(member, { fields: [budget.memberId], references: [member.id] }),
-}));
-
-export const budgetIncomeRelations = relations(budgetIncome, ({ one }) => ({
-  member: one(member, { fields: [budgetIncome.memberId], references: [member.id] }),
-}));
-
-export const budgetOnetimeRelations = relations(budgetOnetime, ({ one }) => ({
-  member: one(member, { fields: [budgetOnetime.memberId], references: [member.id] }),
-}));
-
-export const recurringRelations = relations(recurring, ({ one }) => ({
-  member: one(member, { fields: [recurring.memberId], references: [member.id] }),
-  account: one(account, {
-    fields: [recurring.memberId, recurring.accountId],
-    references: [account.memberId, account.id],
-  }),
-}));
-
-export const quickEntryRelations = relations(quickEntry, ({ one }) => ({
-  member: one(member, { fields: [quickEntry.memberId], references: [member.id] }),
-  account: one(account, {
-    fields: [quickEntry.memberId, quickEntry.accountId],
-    references: [account.memberId, account.id],
-  }),
-}));
 
 export type Account = typeof account.$inferSelect;
 export type NewAccount = typeof account.$inferInsert;

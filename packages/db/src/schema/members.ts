@@ -1,20 +1,6 @@
-import { relations, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt } from './_common';
-import { iapPurchase } from './billing';
-import { boardImage, comment, commentVote, post, postVote, report } from './board';
-import { investmentHolding, investmentTrade } from './investments';
-import {
-  account,
-  accountEntry,
-  budget,
-  budgetIncome,
-  budgetOnetime,
-  category,
-  quickEntry,
-  recurring,
-  tag,
-} from './ledger';
 
 export const memberRole = pgEnum('member_role', ['USER', 'ADMIN']);
 export const memberStatus = pgEnum('member_status', ['ACTIVE', 'SUSPENDED']);
@@ -147,37 +133,6 @@ export const appSetting = pgTable('app_setting', {
   value: jsonb('value').notNull(),
   updatedAt: updatedAt(),
 });
-
-export const memberRelations = relations(member, ({ many }) => ({
-  sessions: many(authSession),
-  pointHistory: many(pointHistory),
-  accounts: many(account),
-  categories: many(category),
-  entries: many(accountEntry),
-  tags: many(tag),
-  budgets: many(budget),
-  budgetIncomes: many(budgetIncome),
-  budgetOnetimes: many(budgetOnetime),
-  recurrings: many(recurring),
-  quickEntries: many(quickEntry),
-  holdings: many(investmentHolding),
-  trades: many(investmentTrade),
-  posts: many(post),
-  comments: many(comment),
-  postVotes: many(postVote),
-  commentVotes: many(commentVote),
-  reports: many(report),
-  boardImages: many(boardImage),
-  purchases: many(iapPurchase),
-}));
-
-export const authSessionRelations = relations(authSession, ({ one }) => ({
-  member: one(member, { fields: [authSession.memberId], references: [member.id] }),
-}));
-
-export const pointHistoryRelations = relations(pointHistory, ({ one }) => ({
-  member: one(member, { fields: [pointHistory.memberId], references: [member.id] }),
-}));
 
 export type Member = typeof member.$inferSelect;
 export type NewMember = typeof member.$inferInsert;
