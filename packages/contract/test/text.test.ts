@@ -14,11 +14,18 @@ describe('text()', () => {
     expect(name.safeParse(seedling.repeat(4)).success).toBe(false);
     expect(name.safeParse(seedling).success).toBe(false);
     expect(text().length(2).safeParse(seedling.repeat(2)).success).toBe(true);
-    expect(name.safeParse(`  ${seedling.repeat(3)}  `).data).toBe(seedling.repeat(3));
+    expect(name.safeParse(` ${seedling.repeat(2)}`).data).toBe(seedling.repeat(2));
+  });
+
+  it('holds a maximum for the value as sent as well as for the trimmed value (C41)', () => {
+    const name = text().trim().min(1).max(3);
+    expect(name.safeParse(' ab ').success).toBe(false);
+    expect(name.safeParse(' ab').data).toBe('ab');
+    expect(name.safeParse('   ').success).toBe(false);
   });
 
   it('keeps its class through trim, describe and case changes, and still refuses NUL', () => {
-    const schema = text().trim().toLowerCase().max(2).describe('d');
+    const schema = text().trim().toLowerCase().max(4).describe('d');
     expect(schema.safeParse(' \u{1F331}A ').data).toBe('\u{1F331}a');
     expect(schema.safeParse('a\u0000').success).toBe(false);
     expect(schema.optional().safeParse(undefined).success).toBe(true);
