@@ -69,7 +69,7 @@ export class ComponentCollector {
     return copy;
   }
 
-  /** `$ref` to the component, wrapped in `allOf` when the use adds a description, `nullable` or a default. */
+  /** `$ref` to the component, wrapped in `allOf` when the use adds a description or a default, in `anyOf` with null when `nullable`. */
   private reference(name: string, use: JsonSchema, mode: SchemaMode): JsonSchema {
     const own = this.generate(name, mode);
     this.register(name, own, mode);
@@ -80,9 +80,12 @@ export class ComponentCollector {
     if (foreign.length > 0) throw new Error(`schema ${name} is changed where it is used (${foreign.join(', ')})`);
     const ref = { $ref: `#/components/schemas/${name}` };
     if (Object.keys(additions).length === 0) return ref;
-    // OpenAPI 3.0 ignores siblings of $ref; `nullable` needs a `type` beside it.
-    const type = additions.nullable ? { type: own.type } : {};
-    return { ...type, ...additions, allOf: [ref] };
+    // OpenAPI 3.0 ignores siblings of $ref, so a description or default wraps it in `allOf`. `nullable` only
+    // widens a `type` in its own object (3.0.3), and `allOf: [$ref]` beside it would still refuse null: null is
+    // a branch of its own (C42).
+    const { nullable, ...rest } = additions;
+    if (nullable) return { ...rest, anyOf: [ref, { type: own.type, nullable: true, enum: [null] }] };
+    return { ...rest, allOf: [ref] };
   }
 
   private register(name: string, own: JsonSchema, mode: SchemaMode): void {

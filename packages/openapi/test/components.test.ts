@@ -90,7 +90,10 @@ describe('ComponentCollector', () => {
     expect(result.properties).toEqual({ paint: ref('Paint') });
     expect(found.Paint!.properties).toEqual({
       color: ref('Color'),
-      shade: { type: 'string', nullable: true, description: 'Optional second color', allOf: [ref('Color')] },
+      shade: {
+        description: 'Optional second color',
+        anyOf: [ref('Color'), { type: 'string', nullable: true, enum: [null] }],
+      },
     });
   });
 
