@@ -13,7 +13,9 @@ import {
 } from '@nestegg/contract';
 import { generateOpenApi } from '@ts-rest/open-api';
 import { assertNoMarkers, ComponentCollector, type JsonSchema, withSchemaMarkers } from './components.js';
+import { addExamples } from './examples.js';
 import { mapOperation, SECURITY_SCHEME } from './operations.js';
+import { documentTagGroups, documentTags } from './tags.js';
 
 export { SECURITY_SCHEME } from './operations.js';
 export type OpenApiDocument = ReturnType<typeof generateOpenApi>;
@@ -22,17 +24,6 @@ export interface BuildOpenApiOptions {
   /** Base address of the API (e.g. `https://api.example.com`); paths already start with `/api`. */
   serverUrl?: string;
 }
-
-const areaTags = [
-  { name: 'auth', description: 'Sign-up, sessions, provider sign-in, profile, points, withdrawal' },
-  { name: 'admin', description: 'Member management, sign-up switch, default categories' },
-  { name: 'board', description: 'Posts, comments, votes, reports, notices, images, tag groups' },
-  { name: 'billing', description: 'Plans, store purchases and subscription state' },
-  {
-    name: 'ledger',
-    description: 'Entries, wallets, budgets, categories, tags, recurrings, investments, statistics, backup, fx',
-  },
-];
 
 /** Without a known address, paths are relative to wherever the client points (OpenAPI's default). */
 const RELATIVE_SERVER = { url: '/', description: 'The address the client is configured with' };
@@ -93,7 +84,7 @@ export const buildOpenApiDocument = (options: BuildOpenApiOptions = {}): OpenApi
       {
         info,
         servers: [options.serverUrl ? { url: options.serverUrl } : RELATIVE_SERVER],
-        tags: areaTags,
+        tags: documentTags,
         components: {
           securitySchemes: {
             [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: 'Session token from login' },
@@ -105,5 +96,6 @@ export const buildOpenApiDocument = (options: BuildOpenApiOptions = {}): OpenApi
     document.components = { ...document.components, schemas: sortedComponents(collector.components) };
     assertNoMarkers(document);
     markInstants(document);
-    return document;
+    addExamples(document as never);
+    return { ...document, 'x-tagGroups': documentTagGroups } as OpenApiDocument;
   });

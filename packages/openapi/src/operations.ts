@@ -3,6 +3,7 @@ import { type AuthLevel, type RouteMetadata, routeAuth } from '@nestegg/contract
 import { type AppRoute, isZodType } from '@ts-rest/core';
 import type { generateOpenApi } from '@ts-rest/open-api';
 import type { ComponentCollector, JsonSchema } from './components.js';
+import { tagOf } from './tags.js';
 
 type OperationMapper = NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>['operationMapper']>;
 export type Operation = Parameters<OperationMapper>[0];
@@ -151,7 +152,7 @@ export const mapOperation =
       operationId: camelOperationId(dotted),
       summary: operation.summary,
       description: describeOperation(route, auth),
-      tags: [dotted.split('.')[0] ?? 'misc'],
+      tags: [tagOf(camelOperationId(dotted))],
       ...(operation.deprecated === undefined ? {} : { deprecated: operation.deprecated }),
       security: securityFor(auth),
       'x-auth': auth,

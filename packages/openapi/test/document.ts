@@ -4,7 +4,7 @@ export type Schema = { $ref?: string; [key: string]: unknown };
 export type Response = {
   description: string;
   headers?: Record<string, { required?: boolean; schema: Schema }>;
-  content?: Record<string, { schema: Schema }>;
+  content?: Record<string, { schema: Schema; example?: unknown }>;
 };
 export type Op = {
   operationId?: string;
@@ -35,3 +35,7 @@ export const opFor = (method: string, path: string): Op => {
 /** The JSON schema of a success response. */
 export const successSchema = (op: Op, status = '200'): Schema | undefined =>
   op.responses[status]?.content?.['application/json']?.schema;
+
+/** `value` without the examples (C36), for tests about the schemas alone. */
+export const withoutExamples = <T>(value: T): T =>
+  JSON.parse(JSON.stringify(value, (key, child) => (key === 'example' ? undefined : child))) as T;

@@ -17,9 +17,22 @@ describe('OpenAPI document', () => {
     expect(missing).toEqual([]);
   });
 
-  it('has an interactive docs page', async () => {
+  it('has an interactive docs page titled after the service', async () => {
     const response = await app.current.inject({ method: 'GET', url: '/api/docs/' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/html');
+    expect(response.body).toContain('<title>Nestegg API</title>');
+  });
+
+  it('serves the domain tags and the examples (C36, C38)', async () => {
+    const response = await app.current.inject({ method: 'GET', url: '/api/openapi.json' });
+    const document = response.json() as {
+      tags: Array<{ name: string }>;
+      'x-tagGroups': Array<{ name: string; tags: string[] }>;
+      components: { schemas: Record<string, { example?: unknown }> };
+    };
+    expect(document.tags.map((tag) => tag.name)).toContain('Card notifications');
+    expect(document['x-tagGroups'].map((group) => group.name)).toContain('Ledger');
+    expect(document.components.schemas.Entry?.example).toMatchObject({ amount: 12800, date: '2026-05-14' });
   });
 });
