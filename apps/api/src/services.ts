@@ -92,23 +92,37 @@ export function createServices(infrastructure: Infrastructure) {
     members: new MemberAdministration({ db, sessions, accountDeletion, hasher }),
     defaultCategories: new DefaultCategoryService({ db }),
     ...billingServices(infrastructure, sessions),
-    votes: new VotesService({ db, points, publicUrl: publicUrlOf(env) }),
-    avatars: new AvatarsService({ db }),
-    spamKeywords: new SpamKeywordsService({ db }),
-    posts: new PostsService({ db, points, publicUrl: publicUrlOf(env) }),
-    comments: new CommentsService({ db, points, publicUrl: publicUrlOf(env) }),
-    moderation: new ModerationService({
-      db,
-      clock,
-      publicUrl: publicUrlOf(env),
-      reportsToBlock: REPORTS_TO_BLOCK,
-      countingMinAccountAgeDays: env.BOARD_REPORTER_MIN_AGE_DAYS,
-    }),
+    ...createBoardServices(infrastructure, points),
     ...createLedgerServices(infrastructure, points),
   };
 }
 
-/** The ledger's services (issue 9 and later). */
+/** The board's services: posts, comments, votes, moderation, spam keywords, images, tag groups and avatars. */
+function createBoardServices(infrastructure: Infrastructure, points: PointsService) {
+  const { env, db, clock } = infrastructure;
+  const publicUrl = publicUrlOf(env);
+  return {
+    votes: new VotesService({ db, points, publicUrl }),
+    avatars: new AvatarsService({ db }),
+    spamKeywords: new SpamKeywordsService({ db }),
+    posts: new PostsService({ db, points, publicUrl }),
+    comments: new CommentsService({ db, points, publicUrl }),
+    moderation: new ModerationService({
+      db,
+      clock,
+      publicUrl,
+      reportsToBlock: REPORTS_TO_BLOCK,
+      countingMinAccountAgeDays: env.BOARD_REPORTER_MIN_AGE_DAYS,
+    }),
+    boardImages: boardImagesService(infrastructure),
+    tagGroups: new TagGroupsService({ db }),
+  };
+}
+
+/**
+ * The ledger's services: entries, quick entries, wallets, categories, tags, recurrings, exchange rates, card
+ * notifications, budgets, statistics, the delta feed, investments, receipts and backup.
+ */
 function createLedgerServices(infrastructure: Infrastructure, points: PointsService) {
   const { env, db, logger, clock } = infrastructure;
   const timeZone = env.APP_TIMEZONE;
@@ -144,8 +158,6 @@ function createLedgerServices(infrastructure: Infrastructure, points: PointsServ
     changes: new ChangesService({ db, render: syncRenderers({ accountNumbers, clock, timeZone }) }),
     ...investmentServices(infrastructure),
     receipts: receiptsService(infrastructure),
-    boardImages: boardImagesService(infrastructure),
-    tagGroups: new TagGroupsService({ db }),
     backup: new BackupService({
       db,
       clock,

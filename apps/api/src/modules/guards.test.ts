@@ -1,4 +1,4 @@
-import { type AuthLevel, contract } from '@nestegg/contract';
+import type { AuthLevel } from '@nestegg/contract';
 import { member } from '@nestegg/db';
 import type { AppRoute } from '@ts-rest/core';
 import { eq } from 'drizzle-orm';
@@ -26,16 +26,12 @@ describe('guards on every route the api serves', () => {
 
   beforeAll(async () => {
     await app.current.ready();
-    served = contractRoutes().filter((route) => app.current.hasRoute({ method: route.method, url: route.path }));
+    served = contractRoutes();
   });
 
-  it('serves every route of the member and admin areas, and answers 404 for areas not built yet', async () => {
-    const areaRoutes = [...contractRoutes(contract.auth), ...contractRoutes(contract.admin)];
-    expect(areaRoutes.filter((route) => !served.includes(route)).map((route) => route.path)).toEqual([]);
-    for (const route of contractRoutes().filter((candidate) => !served.includes(candidate))) {
-      const response = await app.current.inject({ method: route.method, url: concretePath(route.path) });
-      expect(response.statusCode, `${route.method} ${route.path}`).toBe(404);
-    }
+  it('serves every route of the contract', () => {
+    const missing = served.filter((route) => !app.current.hasRoute({ method: route.method, url: route.path }));
+    expect(missing.map((route) => `${route.method} ${route.path}`)).toEqual([]);
   });
 
   it.each(['anonymous', 'FREE', 'PREMIUM', 'ADMIN'] as const)(
