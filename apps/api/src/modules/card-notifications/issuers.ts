@@ -23,7 +23,10 @@ const ISSUER_ALIASES: readonly IssuerAlias[] = [
   { company: 'BC', label: /\[?(?<![A-Za-z])(?:BC|비씨)(?:카드|체크)?(?![A-Za-z])\]?/ },
   { company: 'KB국민', label: /\[?(?<![A-Za-z])KB\s?Pay(?:\s?사용\s?알림)?\]?/i },
   { company: 'KB국민', label: new RegExp(`\\[?(?<![A-Za-z])KB\\s?국민\\s?${CARD_WORD}?\\]?`) },
-  { company: 'KB국민', label: new RegExp(`\\[?(?<![A-Za-z])KB\\*?${CARD_WORD}\\]?|\\[KB\\]|국민${CARD_WORD}|국민(?=\\d{4})`) },
+  {
+    company: 'KB국민',
+    label: new RegExp(`\\[?(?<![A-Za-z])KB\\*?${CARD_WORD}\\]?|\\[KB\\]|국민${CARD_WORD}|국민(?=\\d{4})`),
+  },
   { company: '신한', label: new RegExp(`\\[?신한${CARD_WORD}?\\]?|(?<![A-Za-z])Shinhan`, 'i') },
   { company: '삼성', label: /\[?삼성(?:가족|법인|체크)?(?:카드)?\]?|(?<![A-Za-z])Samsung\s?Card/i },
   {
@@ -46,7 +49,10 @@ const ISSUER_ALIASES: readonly IssuerAlias[] = [
   { company: '우리', label: new RegExp(`\\[?우리${CARD_WORD}\\]?|우리(?=[(\\d]|\\s?승인)`) },
   { company: 'NH농협', label: new RegExp(`\\[?(?<![A-Za-z])(?:NH농협|NH|농협)${CARD_WORD}?\\]?(?![A-Za-z])`) },
   { company: '씨티', label: new RegExp(`\\[?(?:씨티|시티)${CARD_WORD}?\\]?|\\bCiti(?:bank)?\\b`, 'i') },
-  { company: 'IBK', label: new RegExp(`\\[?(?<![A-Za-z])IBK(?:기업)?${CARD_WORD}?\\]?|기업은행|\\[?기업${CARD_WORD}\\]?`) },
+  {
+    company: 'IBK',
+    label: new RegExp(`\\[?(?<![A-Za-z])IBK(?:기업)?${CARD_WORD}?\\]?|기업은행|\\[?기업${CARD_WORD}\\]?`),
+  },
   { company: '카카오뱅크', label: /카카오뱅크(?:\s?체크카드|\s?카드)?|(?<![A-Za-z])kakaobank/i },
   { company: '토스', label: /토스뱅크(?:\s?체크카드|\s?카드)?/ },
   { company: '케이뱅크', label: /케이뱅크(?:\s?체크카드|\s?카드)?|(?<![A-Za-z])K\s?뱅크/ },

@@ -344,7 +344,7 @@ describe('layout families (CN10)', () => {
     );
   });
 
-  it('a capitalised merchant that ends in an issuer\'s Latin letters names no issuer (ANH is not NH)', () => {
+  it("a capitalised merchant that ends in an issuer's Latin letters names no issuer (ANH is not NH)", () => {
     for (const shop of ['ANH', 'SKB MART', 'XIBK', 'OMG STORE', 'PLAYKAKAOBANK', 'AMAZONSHINHAN']) {
       const text = `[Web발신]\n[가가] 해외승인\n0000 김민호님\n01/01 00:00\nUSD 100.00\n${shop}`;
       expect(parse(text)).toMatchObject({ kind: 'APPROVAL', cardCompany: null, currency: 'USD', merchant: shop });
