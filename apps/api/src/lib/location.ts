@@ -27,15 +27,25 @@ export function locationOf(method: string, template: string, path: string, body:
 }
 
 /** onSend hook of the contract's routes: adds `Location` to a 201 (first answers and idempotent replays alike). */
-export async function addLocation(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if (reply.statusCode !== 201 || reply.hasHeader('location') || typeof payload !== 'string') return payload;
+export function addLocation(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: Error | null, payload: unknown) => void,
+): void {
+  if (reply.statusCode === 201 && !reply.hasHeader('location') && typeof payload === 'string') {
+    setLocation(request, reply, payload);
+  }
+  done(null, payload);
+}
+
+function setLocation(request: FastifyRequest, reply: FastifyReply, payload: string): void {
   let body: unknown;
   try {
     body = JSON.parse(payload);
   } catch {
-    return payload;
+    return;
   }
   const location = locationOf(request.method, request.routeOptions.url ?? '', request.url.split('?')[0] ?? '', body);
   if (location) reply.header('location', location);
-  return payload;
 }

@@ -327,7 +327,16 @@ function isFrameworkErrorBody(payload: unknown): boolean {
  * failed while answering), Fastify answers with its own JSON error body, message included. This onSend
  * hook, which runs again for that body, replaces it with a problem+json answer without internal text.
  */
-async function escapedErrorGuard(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+function escapedErrorGuard(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: Error | null, payload: unknown) => void,
+): void {
+  done(null, guardedPayload(request, reply, payload));
+}
+
+function guardedPayload(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   if (reply.statusCode < 400 || String(reply.getHeader('content-type')).startsWith('application/problem+json')) {
     return payload;
   }

@@ -1,6 +1,6 @@
 import { type CommitHook, runWithCommitHook } from '@nestegg/db';
 import type { AppRoute } from '@ts-rest/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type HeldKey, type IdempotencyScope, IdempotencyStore, requestHashOf } from '../lib/idempotency-store.js';
 import { problemInsteadOf } from './error-handler.js';
@@ -92,9 +92,8 @@ export default fp(
         .catch((error: unknown) => request.log.error({ err: error }, 'idempotency: the request could not go on'));
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
-      const idempotent = request.idempotency;
-      if (!idempotent) return payload;
+    const storeOutcome = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      const idempotent = request.idempotency!;
       request.idempotency = null;
       // The handler is over: what runs after it (in this async context) is not tied to the key.
       idempotent.hook.active = false;
@@ -106,6 +105,12 @@ export default fp(
         return problemInsteadOf(error, request, reply);
       }
       return payload;
+    };
+
+    // Callback style, so requests without a key (nearly all) pass without a promise (P21).
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (!request.idempotency) return done(null, payload);
+      storeOutcome(request, reply, payload).then((sent) => done(null, sent), done);
     });
   },
   { name: 'idempotency', dependencies: ['infrastructure', 'authentication'] },
