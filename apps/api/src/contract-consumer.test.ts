@@ -180,6 +180,77 @@ console.log(
 );
 `;
 
+/** What the README's examples use without defining: the app's own values and functions. */
+const README_PLACEHOLDERS = `declare global {
+  const email: string;
+  const password: string;
+  function saveToken(token: string): void;
+  function showError(code: string): void;
+}
+export {};
+`;
+
+/** `import { a, type B } from 'm';` (one line or several): the only import form the README's examples use. */
+const IMPORT = /^import (type )?\{([^}]*)\} from '([^']+)';\n/gm;
+
+/**
+ * The TypeScript blocks of the README as the package ships it, read in order as one module (a later block may use
+ * what an earlier one defined, as a reader does): their imports merged, a value import winning over a type-only one.
+ */
+async function writeReadmeExamples(project: string): Promise<number> {
+  const readme = await readFile(join(project, 'node_modules/@nestegg/contract/README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  const imports = new Map<string, Map<string, boolean>>();
+  const importedFrom = new Map<string, string>();
+  const merge = (typeOnly: boolean, names: string, from: string): void => {
+    const merged = imports.get(from) ?? new Map<string, boolean>();
+    for (const raw of names.split(',').map((name) => name.trim())) {
+      const name = raw.replace(/^type /, '');
+      // The area entries re-export the same essentials (`initClient` from /auth and /ledger): import a name once.
+      if (!name || (importedFrom.get(name) ?? from) !== from) continue;
+      importedFrom.set(name, from);
+      merged.set(name, (merged.get(name) ?? true) && (typeOnly || raw.startsWith('type ')));
+    }
+    imports.set(from, merged);
+  };
+  const bodies = blocks.map((block) =>
+    block.replace(IMPORT, (_, typeOnly: string | undefined, names: string, from: string) => {
+      merge(Boolean(typeOnly), names, from);
+      return '';
+    }),
+  );
+  if (bodies.some((body) => /^import /m.test(body)))
+    throw new Error('a README example has an import form not merged here');
+  const header = [...imports].map(
+    ([from, names]) =>
+      `import { ${[...names].map(([name, isType]) => (isType ? `type ${name}` : name)).join(', ')} } from '${from}';`,
+  );
+  await writeFile(join(project, 'readme.ts'), [...header, ...bodies].join('\n'));
+  await writeFile(join(project, 'readme-placeholders.d.ts'), README_PLACEHOLDERS);
+  const options = { ...strictOptions, module: 'ESNext', moduleResolution: 'Bundler', noEmit: true };
+  const config = { compilerOptions: options, files: ['readme-placeholders.d.ts', 'readme.ts'] };
+  await writeFile(join(project, 'tsconfig.readme.json'), JSON.stringify(config));
+  return blocks.length;
+}
+
+type TypeScript = typeof import('typescript');
+/** What an editor shows for `Type[property]` imported from `entry`: the documentation TypeScript finds for it. */
+function documentationOf(project: string, entry: string, type: string, property: string): string {
+  const ts = requireFromHere('typescript') as TypeScript;
+  const file = join(project, 'hover.ts');
+  const source = `import type { ${type} } from '${entry}';\nexport declare const value: ${type};\n`;
+  const options = { strict: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler };
+  const host = ts.createCompilerHost(options);
+  const readSource = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version) =>
+    name === file ? ts.createSourceFile(name, source, version) : readSource(name, version);
+  const program = ts.createProgram([file], options, host);
+  const checker = program.getTypeChecker();
+  const [value] = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!);
+  const member = checker.getTypeOfSymbol(value!).getProperty(property);
+  return ts.displayPartsToString(member?.getDocumentationComment(checker));
+}
+
 async function typeCheckAndCompile(project: string): Promise<void> {
   const tsc = requireFromHere.resolve('typescript/bin/tsc');
   await Promise.all([
@@ -282,6 +353,25 @@ describe('@nestegg/contract as a frontend installs it', () => {
     },
     SLOW,
   );
+
+  it(
+    'compiles every TypeScript example of the README it ships, which names no workspace file',
+    async () => {
+      const readme = await readFile(join(installed(), 'README.md'), 'utf8');
+      expect(readme).not.toMatch(/\b(src|test|scripts|docs|apps|packages)\/[\w*./-]+/);
+      expect(await writeReadmeExamples(project)).toBeGreaterThanOrEqual(4);
+      const tsc = requireFromHere.resolve('typescript/bin/tsc');
+      await run(process.execPath, [tsc, '-p', 'tsconfig.readme.json'], project);
+    },
+    SLOW,
+  );
+
+  it('shows zod descriptions as the documentation of the exported types (C37)', async () => {
+    const declarations = await readFile(join(installed(), 'dist/ledger.d.ts'), 'utf8');
+    expect(declarations).toContain('/** Whole local-currency units */');
+    expect(documentationOf(project, '@nestegg/contract/ledger', 'Entry', 'amount')).toBe('Whole local-currency units');
+    expect(documentationOf(project, '@nestegg/contract/ledger', 'Entry', 'pending')).toMatch(/card notification/);
+  });
 
   it('bundles one area in a fraction of the whole contract', async () => {
     const onlyAuth = await bundle(project, ONLY_AUTH, false);
