@@ -15,6 +15,7 @@ import infrastructure from './plugins/infrastructure.js';
 import metrics from './plugins/metrics.js';
 import multipart from './plugins/multipart.js';
 import openapi from './plugins/openapi.js';
+import problemCodeCheck from './plugins/problem-code-check.js';
 import rateLimit from './plugins/rate-limit.js';
 import { nameServerSpans, tracedServerFactory, withTraceFields } from './tracing.js';
 
@@ -78,6 +79,7 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   });
 
   await app.register(errorHandler);
+  if (env.NODE_ENV === 'test') await app.register(problemCodeCheck);
   await app.register(httpEdge, { env });
   await app.register(infrastructure, { env, ...(options.clock ? { clock: options.clock } : {}) });
   await app.register(metrics);

@@ -1,7 +1,7 @@
 /** Member area: sign-up, sessions, provider sign-in, profile, password, points, withdrawal. */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { errorResponses, IdParamSchema, IdSchema, InstantSchema, meta, routerOptions } from './common.js';
+import { IdParamSchema, IdSchema, InstantSchema, meta, problems, routerOptions, withCommonProblems } from './common.js';
 import { MemberResponseSchema, MemberStatusSchema, ProviderSchema, RoleSchema } from './member.js';
 import type { NamedSchemas } from './schema-names.js';
 import { nonBlankText, text } from './text.js';
@@ -198,190 +198,254 @@ export type SignupEnabledResponse = z.infer<typeof SignupEnabledResponseSchema>;
 // Routes
 // ---------------------------------------------------------------------------
 
-export const authContract = c.router(
-  {
-    signup: {
-      method: 'POST',
-      path: '/api/auth/signup',
-      summary: 'Create a LOCAL account (no session: log in next)',
-      body: SignupRequestSchema,
-      responses: { 201: SignupResponseSchema, ...errorResponses(400, 403, 409, 413, 415, 429) },
-      metadata: meta('public'),
+export const authContract = withCommonProblems(
+  c.router(
+    {
+      signup: {
+        method: 'POST',
+        path: '/api/auth/signup',
+        summary: 'Create a LOCAL account (no session: log in next)',
+        body: SignupRequestSchema,
+        responses: {
+          201: SignupResponseSchema,
+          ...problems('RATE_LIMITED', 'SIGNUP_DISABLED', 'WEAK_PASSWORD', 'EMAIL_TAKEN'),
+        },
+        metadata: meta('public'),
+      },
+      login: {
+        method: 'POST',
+        path: '/api/auth/login',
+        summary: 'Log in with e-mail and password',
+        body: LoginRequestSchema,
+        responses: { 200: SessionResponseSchema, ...problems('RATE_LIMITED', 'UNAUTHENTICATED', 'ACCOUNT_SUSPENDED') },
+        metadata: meta('public'),
+      },
+      logout: {
+        method: 'POST',
+        path: '/api/auth/logout',
+        summary: 'End the current session (no-op without a valid token)',
+        body: c.noBody(),
+        responses: { 204: c.noBody() },
+        metadata: meta('optional'),
+      },
+      idpOneLogin: {
+        method: 'POST',
+        path: '/api/auth/idpone',
+        summary: 'Sign in with an identity provider one ID token',
+        body: IdpOneLoginRequestSchema,
+        responses: {
+          200: SessionResponseSchema,
+          ...problems(
+            'RATE_LIMITED',
+            'INVALID_ID_TOKEN',
+            'UNAUTHENTICATED',
+            'ACCOUNT_SUSPENDED',
+            'EMAIL_NOT_VERIFIED',
+            'ACCOUNT_LINKED_ELSEWHERE',
+            'PROVIDER_NOT_CONFIGURED',
+            'PROVIDER_UNAVAILABLE',
+          ),
+        },
+        metadata: meta('public'),
+      },
+      idpTwoLogin: {
+        method: 'POST',
+        path: '/api/auth/idptwo',
+        summary: 'Sign in with an identity provider two identity token',
+        body: IdpTwoLoginRequestSchema,
+        responses: {
+          200: SessionResponseSchema,
+          ...problems(
+            'RATE_LIMITED',
+            'INVALID_ID_TOKEN',
+            'UNAUTHENTICATED',
+            'ACCOUNT_SUSPENDED',
+            'EMAIL_NOT_VERIFIED',
+            'ACCOUNT_LINKED_ELSEWHERE',
+            'PROVIDER_NOT_CONFIGURED',
+            'PROVIDER_UNAVAILABLE',
+          ),
+        },
+        metadata: meta('public'),
+      },
+      idpOneClientId: {
+        method: 'GET',
+        path: '/api/auth/idpone-client-id',
+        summary: 'Configured client id of identity provider one',
+        responses: { 200: IdpOneClientIdResponseSchema },
+        metadata: meta('public'),
+      },
+      changePassword: {
+        method: 'PUT',
+        path: '/api/auth/password',
+        summary: 'Change the password of a LOCAL account',
+        body: ChangePasswordRequestSchema,
+        responses: {
+          204: c.noBody(),
+          ...problems(
+            'RATE_LIMITED',
+            'INVALID_CURRENT_PASSWORD',
+            'PASSWORD_UNCHANGED',
+            'WEAK_PASSWORD',
+            'SOCIAL_ACCOUNT',
+            'PASSWORD_CHANGED_CONCURRENTLY',
+          ),
+        },
+        metadata: meta('login'),
+      },
+      setPassword: {
+        method: 'POST',
+        path: SET_PASSWORD_PATH,
+        summary: 'Set a password on a LOCAL account that has none, proven by a fresh provider token',
+        description:
+          'For a LOCAL account whose password login a provider sign-in turned off (the provider sign-in answer said ' +
+          '`passwordLoginDisabled`): a token of the provider identity linked to this account, issued within 5 minutes ' +
+          '(and, when it has `auth_time`, signed in within 5 minutes), and the new password (checked like sign-up). ' +
+          'Other sessions stay. Problems: 400 `WEAK_PASSWORD`, `SOCIAL_ACCOUNT` (a provider account: no password); ' +
+          '401 `INVALID_ID_TOKEN`; 403 `REAUTHENTICATION_REQUIRED` (the token is not fresh), `PROVIDER_MISMATCH` ' +
+          '(another identity, or a provider not linked to this account); 409 `PASSWORD_ALREADY_SET` (the account has ' +
+          'a password, set all along or by a concurrent request: change it with `PUT /api/auth/password`); 429 ' +
+          '`RATE_LIMITED` (rejected provider tokens, as in provider sign-in); 503 `PROVIDER_NOT_CONFIGURED`, ' +
+          '`PROVIDER_UNAVAILABLE`, `OVERLOADED`.',
+        body: SetPasswordRequestSchema,
+        responses: {
+          204: c.noBody(),
+          ...problems(
+            'RATE_LIMITED',
+            'WEAK_PASSWORD',
+            'SOCIAL_ACCOUNT',
+            'INVALID_ID_TOKEN',
+            'REAUTHENTICATION_REQUIRED',
+            'PROVIDER_MISMATCH',
+            'PASSWORD_ALREADY_SET',
+            'PROVIDER_NOT_CONFIGURED',
+            'PROVIDER_UNAVAILABLE',
+          ),
+        },
+        metadata: meta('login'),
+      },
+      verifyPassword: {
+        method: 'POST',
+        path: '/api/auth/verify-password',
+        summary: 'Re-authentication gate before sensitive screens',
+        description:
+          'Checks the password of a LOCAL account; on success the session counts as re-authenticated for 5 minutes, which withdrawal requires.',
+        body: VerifyPasswordRequestSchema,
+        responses: {
+          200: VerifyPasswordResponseSchema,
+          ...problems('RATE_LIMITED', 'INVALID_PASSWORD', 'SOCIAL_ACCOUNT'),
+        },
+        metadata: meta('login'),
+      },
+      getProfile: {
+        method: 'GET',
+        path: '/api/auth/profile',
+        summary: 'Full profile of the caller',
+        responses: { 200: MemberResponseSchema },
+        metadata: meta('login'),
+      },
+      updateProfile: {
+        method: 'PUT',
+        path: '/api/auth/profile',
+        summary: 'Update sign-up information (display name)',
+        body: UpdateProfileRequestSchema,
+        responses: { 200: MemberResponseSchema },
+        metadata: meta('login'),
+      },
+      updateProfileImage: {
+        method: 'PUT',
+        path: '/api/auth/profile-image',
+        summary: 'Set the custom picture (empty data URL clears it)',
+        body: ProfileImageRequestSchema,
+        responses: { 200: MemberResponseSchema, ...problems('INVALID_IMAGE', 'IMAGE_TOO_LARGE') },
+        metadata: meta('login'),
+      },
+      points: {
+        method: 'GET',
+        path: '/api/auth/points',
+        summary: 'Point balance',
+        responses: { 200: PointsResponseSchema },
+        metadata: meta('login'),
+      },
+      pointHistory: {
+        method: 'GET',
+        path: '/api/auth/point-history',
+        summary: 'Point history, newest first, at most 100',
+        responses: { 200: PointHistoryResponseSchema },
+        metadata: meta('login'),
+      },
+      reauthenticate: {
+        method: 'POST',
+        path: '/api/auth/reauthenticate',
+        summary: 'Re-authentication gate for provider accounts (a fresh provider token)',
+        description:
+          'For accounts that sign in with an identity provider: a token of the provider linked to this account, issued within 5 minutes, re-authenticates the session for 5 minutes.',
+        body: ReauthenticateRequestSchema,
+        responses: {
+          200: VerifyPasswordResponseSchema,
+          ...problems(
+            'RATE_LIMITED',
+            'INVALID_ID_TOKEN',
+            'PROVIDER_MISMATCH',
+            'PROVIDER_NOT_CONFIGURED',
+            'PROVIDER_UNAVAILABLE',
+          ),
+        },
+        metadata: meta('login'),
+      },
+      listSessions: {
+        method: 'GET',
+        path: '/api/auth/sessions',
+        summary: "The caller's live sessions, oldest first",
+        responses: { 200: MemberSessionListSchema },
+        metadata: meta('login'),
+      },
+      endOtherSessions: {
+        method: 'DELETE',
+        path: '/api/auth/sessions',
+        summary: 'End every session of the caller except this one',
+        responses: { 200: EndedSessionsSchema },
+        metadata: meta('login'),
+      },
+      endSession: {
+        method: 'DELETE',
+        path: '/api/auth/sessions/:id',
+        summary: 'End one session of the caller (sign out a device)',
+        pathParams: IdParamSchema,
+        responses: { 204: c.noBody() },
+        metadata: meta('login'),
+      },
+      deleteMe: {
+        method: 'DELETE',
+        path: '/api/auth/me',
+        summary: 'Withdraw: permanently delete the caller and all their data',
+        description:
+          'Requires a re-authentication in this session within the last 5 minutes (`verify-password`, or `reauthenticate` for provider accounts): otherwise 403 REAUTHENTICATION_REQUIRED.',
+        responses: { 204: c.noBody(), ...problems('REAUTHENTICATION_REQUIRED', 'LAST_ADMIN', 'NOT_FOUND') },
+        metadata: meta('login'),
+      },
+      signupEnabled: {
+        method: 'GET',
+        path: '/api/auth/signup-enabled',
+        summary: 'Whether sign-up is open',
+        responses: { 200: SignupEnabledResponseSchema },
+        metadata: meta('public'),
+      },
+      avatar: {
+        method: 'GET',
+        path: '/api/auth/avatars/:key',
+        summary: "A member's own picture, at the URL an author's `avatarUrl` gives",
+        description:
+          'Public. The key names the member and a hash of the picture, so a new picture has a new URL: the bytes are ' +
+          'served with their stored type and `Cache-Control: public, max-age=31536000, immutable`. A key whose ' +
+          'picture has since changed or been removed → 404 (clients take the current URL from fresh data).',
+        pathParams: AvatarKeyParamSchema,
+        responses: { 200: z.any().describe('Image bytes') },
+        metadata: meta('public', { binaryResponse: 'image/*' }),
+      },
     },
-    login: {
-      method: 'POST',
-      path: '/api/auth/login',
-      summary: 'Log in with e-mail and password',
-      body: LoginRequestSchema,
-      responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
-      metadata: meta('public'),
-    },
-    logout: {
-      method: 'POST',
-      path: '/api/auth/logout',
-      summary: 'End the current session (no-op without a valid token)',
-      body: c.noBody(),
-      responses: { 204: c.noBody() },
-      metadata: meta('optional'),
-    },
-    idpOneLogin: {
-      method: 'POST',
-      path: '/api/auth/idpone',
-      summary: 'Sign in with an identity provider one ID token',
-      body: IdpOneLoginRequestSchema,
-      responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
-      metadata: meta('public'),
-    },
-    idpTwoLogin: {
-      method: 'POST',
-      path: '/api/auth/idptwo',
-      summary: 'Sign in with an identity provider two identity token',
-      body: IdpTwoLoginRequestSchema,
-      responses: { 200: SessionResponseSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
-      metadata: meta('public'),
-    },
-    idpOneClientId: {
-      method: 'GET',
-      path: '/api/auth/idpone-client-id',
-      summary: 'Configured client id of identity provider one',
-      responses: { 200: IdpOneClientIdResponseSchema },
-      metadata: meta('public'),
-    },
-    changePassword: {
-      method: 'PUT',
-      path: '/api/auth/password',
-      summary: 'Change the password of a LOCAL account',
-      body: ChangePasswordRequestSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 409, 413, 415, 429) },
-      metadata: meta('login'),
-    },
-    setPassword: {
-      method: 'POST',
-      path: SET_PASSWORD_PATH,
-      summary: 'Set a password on a LOCAL account that has none, proven by a fresh provider token',
-      description:
-        'For a LOCAL account whose password login a provider sign-in turned off (the provider sign-in answer said ' +
-        '`passwordLoginDisabled`): a token of the provider identity linked to this account, issued within 5 minutes ' +
-        '(and, when it has `auth_time`, signed in within 5 minutes), and the new password (checked like sign-up). ' +
-        'Other sessions stay. Problems: 400 `WEAK_PASSWORD`, `SOCIAL_ACCOUNT` (a provider account: no password); ' +
-        '401 `INVALID_ID_TOKEN`; 403 `REAUTHENTICATION_REQUIRED` (the token is not fresh), `PROVIDER_MISMATCH` ' +
-        '(another identity, or a provider not linked to this account); 409 `PASSWORD_ALREADY_SET` (the account has ' +
-        'a password, set all along or by a concurrent request: change it with `PUT /api/auth/password`); 429 ' +
-        '`RATE_LIMITED` (rejected provider tokens, as in provider sign-in); 503 `PROVIDER_NOT_CONFIGURED`, ' +
-        '`PROVIDER_UNAVAILABLE`, `OVERLOADED`.',
-      body: SetPasswordRequestSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 409, 413, 415, 429, 503) },
-      metadata: meta('login'),
-    },
-    verifyPassword: {
-      method: 'POST',
-      path: '/api/auth/verify-password',
-      summary: 'Re-authentication gate before sensitive screens',
-      description:
-        'Checks the password of a LOCAL account; on success the session counts as re-authenticated for 5 minutes, which withdrawal requires.',
-      body: VerifyPasswordRequestSchema,
-      responses: { 200: VerifyPasswordResponseSchema, ...errorResponses(400, 401, 413, 415, 429) },
-      metadata: meta('login'),
-    },
-    getProfile: {
-      method: 'GET',
-      path: '/api/auth/profile',
-      summary: 'Full profile of the caller',
-      responses: { 200: MemberResponseSchema, ...errorResponses(401) },
-      metadata: meta('login'),
-    },
-    updateProfile: {
-      method: 'PUT',
-      path: '/api/auth/profile',
-      summary: 'Update sign-up information (display name)',
-      body: UpdateProfileRequestSchema,
-      responses: { 200: MemberResponseSchema, ...errorResponses(400, 401, 413, 415) },
-      metadata: meta('login'),
-    },
-    updateProfileImage: {
-      method: 'PUT',
-      path: '/api/auth/profile-image',
-      summary: 'Set the custom picture (empty data URL clears it)',
-      body: ProfileImageRequestSchema,
-      responses: { 200: MemberResponseSchema, ...errorResponses(400, 401, 413, 415) },
-      metadata: meta('login'),
-    },
-    points: {
-      method: 'GET',
-      path: '/api/auth/points',
-      summary: 'Point balance',
-      responses: { 200: PointsResponseSchema, ...errorResponses(401) },
-      metadata: meta('login'),
-    },
-    pointHistory: {
-      method: 'GET',
-      path: '/api/auth/point-history',
-      summary: 'Point history, newest first, at most 100',
-      responses: { 200: PointHistoryResponseSchema, ...errorResponses(401) },
-      metadata: meta('login'),
-    },
-    reauthenticate: {
-      method: 'POST',
-      path: '/api/auth/reauthenticate',
-      summary: 'Re-authentication gate for provider accounts (a fresh provider token)',
-      description:
-        'For accounts that sign in with an identity provider: a token of the provider linked to this account, issued within 5 minutes, re-authenticates the session for 5 minutes.',
-      body: ReauthenticateRequestSchema,
-      responses: { 200: VerifyPasswordResponseSchema, ...errorResponses(400, 401, 403, 413, 415, 429, 503) },
-      metadata: meta('login'),
-    },
-    listSessions: {
-      method: 'GET',
-      path: '/api/auth/sessions',
-      summary: "The caller's live sessions, oldest first",
-      responses: { 200: MemberSessionListSchema, ...errorResponses(401) },
-      metadata: meta('login'),
-    },
-    endOtherSessions: {
-      method: 'DELETE',
-      path: '/api/auth/sessions',
-      summary: 'End every session of the caller except this one',
-      responses: { 200: EndedSessionsSchema, ...errorResponses(401) },
-      metadata: meta('login'),
-    },
-    endSession: {
-      method: 'DELETE',
-      path: '/api/auth/sessions/:id',
-      summary: 'End one session of the caller (sign out a device)',
-      pathParams: IdParamSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
-      metadata: meta('login'),
-    },
-    deleteMe: {
-      method: 'DELETE',
-      path: '/api/auth/me',
-      summary: 'Withdraw: permanently delete the caller and all their data',
-      description:
-        'Requires a re-authentication in this session within the last 5 minutes (`verify-password`, or `reauthenticate` for provider accounts): otherwise 403 REAUTHENTICATION_REQUIRED.',
-      responses: { 204: c.noBody(), ...errorResponses(401, 403, 409) },
-      metadata: meta('login'),
-    },
-    signupEnabled: {
-      method: 'GET',
-      path: '/api/auth/signup-enabled',
-      summary: 'Whether sign-up is open',
-      responses: { 200: SignupEnabledResponseSchema },
-      metadata: meta('public'),
-    },
-    avatar: {
-      method: 'GET',
-      path: '/api/auth/avatars/:key',
-      summary: "A member's own picture, at the URL an author's `avatarUrl` gives",
-      description:
-        'Public. The key names the member and a hash of the picture, so a new picture has a new URL: the bytes are ' +
-        'served with their stored type and `Cache-Control: public, max-age=31536000, immutable`. A key whose ' +
-        'picture has since changed or been removed → 404 (clients take the current URL from fresh data).',
-      pathParams: AvatarKeyParamSchema,
-      responses: { 200: z.any().describe('Image bytes'), ...errorResponses(400, 404) },
-      metadata: meta('public', { binaryResponse: 'image/*' }),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 /** Component names of the member area (see schema-names.ts). */

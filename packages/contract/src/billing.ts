@@ -3,12 +3,13 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   CurrencySchema,
-  errorResponses,
   InstantSchema,
   meta,
   NonNegativeMoneySchema,
   PlanSchema,
+  problems,
   routerOptions,
+  withCommonProblems,
 } from './common.js';
 import type { NamedSchemas } from './schema-names.js';
 import { nonBlankText, text } from './text.js';
@@ -99,73 +100,93 @@ export const StoreActionSchema = z.object({
 });
 export type StoreAction = z.infer<typeof StoreActionSchema>;
 
-export const billingContract = c.router(
-  {
-    products: {
-      method: 'GET',
-      path: '/api/billing/products',
-      summary: 'Subscription products (monthly, yearly)',
-      responses: { 200: ProductListSchema, ...errorResponses(401) },
-      metadata: meta('login'),
+export const billingContract = withCommonProblems(
+  c.router(
+    {
+      products: {
+        method: 'GET',
+        path: '/api/billing/products',
+        summary: 'Subscription products (monthly, yearly)',
+        responses: { 200: ProductListSchema },
+        metadata: meta('login'),
+      },
+      verify: {
+        method: 'POST',
+        path: '/api/billing/store/verify',
+        summary: 'Verify a store purchase; grants or extends PREMIUM (idempotent per purchase token)',
+        description:
+          'Applied once per purchase token: the same token again answers the current subscription, from another member 409 `PURCHASE_OWNED_ELSEWHERE`. 202: the payment is still pending, nothing is granted yet (a store notification completes it). 400 `UNKNOWN_PRODUCT`, `INVALID_PURCHASE`, `PRODUCT_MISMATCH`; 503 `STORE_UNAVAILABLE`, `STORE_NOT_CONFIGURED`.',
+        body: VerifyPurchaseRequestSchema,
+        responses: {
+          200: SubscriptionSchema,
+          202: SubscriptionSchema,
+          ...problems(
+            'UNKNOWN_PRODUCT',
+            'INVALID_PURCHASE',
+            'PRODUCT_MISMATCH',
+            'PURCHASE_OWNED_ELSEWHERE',
+            'NOT_FOUND',
+            'STORE_NOT_CONFIGURED',
+            'STORE_UNAVAILABLE',
+          ),
+        },
+        metadata: meta('login'),
+      },
+      subscription: {
+        method: 'GET',
+        path: '/api/billing/subscription',
+        summary: 'Plan, expiry, next billing date, auto-renew',
+        responses: { 200: SubscriptionSchema, ...problems('NOT_FOUND') },
+        metadata: meta('login'),
+      },
+      cancel: {
+        method: 'POST',
+        path: '/api/billing/cancel',
+        summary: 'Stop auto-renewal (premium stays until expiry)',
+        description:
+          'Cancels the renewal in the store for a real purchase. Idempotent. 409 `NO_SUBSCRIPTION` without a subscription that grants PREMIUM.',
+        body: c.noBody(),
+        responses: {
+          200: SubscriptionSchema,
+          ...problems('NO_SUBSCRIPTION', 'INVALID_PURCHASE', 'NOT_FOUND', 'STORE_NOT_CONFIGURED', 'STORE_UNAVAILABLE'),
+        },
+        metadata: meta('login'),
+      },
+      resume: {
+        method: 'POST',
+        path: '/api/billing/resume',
+        summary: 'Resume auto-renewal',
+        description:
+          '200: auto-renewal is on (test-mode purchases are flipped here). 202: a store purchase is resumed by the member in the store (`manageUrl`); its notification then turns auto-renew on. 409 `NO_SUBSCRIPTION` without a subscription that grants PREMIUM.',
+        body: c.noBody(),
+        responses: { 200: SubscriptionSchema, 202: StoreActionSchema, ...problems('NO_SUBSCRIPTION', 'NOT_FOUND') },
+        metadata: meta('login'),
+      },
+      restore: {
+        method: 'POST',
+        path: '/api/billing/restore',
+        summary: 'Restore membership from the latest purchase (device change, reinstall)',
+        description: 'Re-verifies the latest purchase with the store. 404 `NO_PURCHASE` when the member has none.',
+        body: c.noBody(),
+        responses: {
+          200: SubscriptionSchema,
+          ...problems('NO_PURCHASE', 'NOT_FOUND', 'INVALID_PURCHASE', 'STORE_NOT_CONFIGURED', 'STORE_UNAVAILABLE'),
+        },
+        metadata: meta('login'),
+      },
+      storeNotification: {
+        method: 'POST',
+        path: '/api/billing/store/rtdn',
+        summary: 'Real-time notification from the store (push endpoint, no login)',
+        description:
+          "Authenticated by the push service's signed token (`Authorization: Bearer`), else 401 `INVALID_PUSH_TOKEN`. Stored once per message id and processed by the billing worker; a payload that cannot be processed is kept with its error and still answered 204.",
+        body: StoreNotificationRequestSchema,
+        responses: { 204: c.noBody(), ...problems('INVALID_PUSH_TOKEN', 'STORE_NOT_CONFIGURED', 'STORE_UNAVAILABLE') },
+        metadata: meta('public'),
+      },
     },
-    verify: {
-      method: 'POST',
-      path: '/api/billing/store/verify',
-      summary: 'Verify a store purchase; grants or extends PREMIUM (idempotent per purchase token)',
-      description:
-        'Applied once per purchase token: the same token again answers the current subscription, from another member 409 `PURCHASE_OWNED_ELSEWHERE`. 202: the payment is still pending, nothing is granted yet (a store notification completes it). 400 `UNKNOWN_PRODUCT`, `INVALID_PURCHASE`, `PRODUCT_MISMATCH`; 503 `STORE_UNAVAILABLE`, `STORE_NOT_CONFIGURED`.',
-      body: VerifyPurchaseRequestSchema,
-      responses: { 200: SubscriptionSchema, 202: SubscriptionSchema, ...errorResponses(400, 401, 409, 413, 415) },
-      metadata: meta('login'),
-    },
-    subscription: {
-      method: 'GET',
-      path: '/api/billing/subscription',
-      summary: 'Plan, expiry, next billing date, auto-renew',
-      responses: { 200: SubscriptionSchema, ...errorResponses(401) },
-      metadata: meta('login'),
-    },
-    cancel: {
-      method: 'POST',
-      path: '/api/billing/cancel',
-      summary: 'Stop auto-renewal (premium stays until expiry)',
-      description:
-        'Cancels the renewal in the store for a real purchase. Idempotent. 409 `NO_SUBSCRIPTION` without a subscription that grants PREMIUM.',
-      body: c.noBody(),
-      responses: { 200: SubscriptionSchema, ...errorResponses(401, 409) },
-      metadata: meta('login'),
-    },
-    resume: {
-      method: 'POST',
-      path: '/api/billing/resume',
-      summary: 'Resume auto-renewal',
-      description:
-        '200: auto-renewal is on (test-mode purchases are flipped here). 202: a store purchase is resumed by the member in the store (`manageUrl`); its notification then turns auto-renew on. 409 `NO_SUBSCRIPTION` without a subscription that grants PREMIUM.',
-      body: c.noBody(),
-      responses: { 200: SubscriptionSchema, 202: StoreActionSchema, ...errorResponses(401, 409) },
-      metadata: meta('login'),
-    },
-    restore: {
-      method: 'POST',
-      path: '/api/billing/restore',
-      summary: 'Restore membership from the latest purchase (device change, reinstall)',
-      description: 'Re-verifies the latest purchase with the store. 404 `NO_PURCHASE` when the member has none.',
-      body: c.noBody(),
-      responses: { 200: SubscriptionSchema, ...errorResponses(401, 404) },
-      metadata: meta('login'),
-    },
-    storeNotification: {
-      method: 'POST',
-      path: '/api/billing/store/rtdn',
-      summary: 'Real-time notification from the store (push endpoint, no login)',
-      description:
-        "Authenticated by the push service's signed token (`Authorization: Bearer`), else 401 `INVALID_PUSH_TOKEN`. Stored once per message id and processed by the billing worker; a payload that cannot be processed is kept with its error and still answered 204.",
-      body: StoreNotificationRequestSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 413, 415) },
-      metadata: meta('public'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 /** Component names of the billing area (see schema-names.ts). */

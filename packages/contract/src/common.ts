@@ -3,7 +3,7 @@
  * problem responses, pagination and field schemas reused by every area.
  */
 import { z } from 'zod';
-import { ProblemCodeSchema } from './problem-codes.js';
+import { type ProblemCode, ProblemCodeSchema, problemCodeStatus } from './problem-codes.js';
 import type { NamedSchemas } from './schema-names.js';
 import { nonBlankText, text } from './text.js';
 
@@ -97,30 +97,193 @@ export const ProblemSchema: ProblemSchemaType = ProblemObjectSchema;
 export type Problem = z.infer<typeof ProblemSchema>;
 export type ProblemFieldError = z.infer<typeof ProblemFieldErrorSchema>;
 
-/**
- * Options every area router is built with: strict status codes, and the problems any route can
- * answer: 500 (unexpected error), 503 (overload shedding, a dependency down) and 405 `METHOD_NOT_ALLOWED`
- * with `Allow` (the server does not serve this method on the path: one older than the contract, C30).
- * (Applied per area rather than on the root so declaration files name each area once.)
- */
-export const routerOptions = {
-  strictStatusCodes: true,
-  commonResponses: { 405: ProblemSchema, 500: ProblemSchema, 503: ProblemSchema },
-} as const;
+/** Options every area router is built with (then wrapped in `withCommonProblems`): strict status codes. */
+export const routerOptions = { strictStatusCodes: true } as const;
 
-export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+// ---------------------------------------------------------------------------
+// Problem codes per route (decision C32)
+// ---------------------------------------------------------------------------
+
+/** The HTTP status a problem code is sent with (read from `problemCodeStatus`, never restated). */
+export type StatusOf<C extends ProblemCode> = (typeof problemCodeStatus)[C];
+/** Every status a problem can be sent with. */
+export type ProblemStatus = StatusOf<ProblemCode>;
+/** The codes of `C` that are sent with `S`. */
+export type CodesWithStatus<C extends ProblemCode, S extends number> = C extends ProblemCode
+  ? StatusOf<C> extends S
+    ? C
+    : never
+  : never;
+
+type ProblemObjectShape = ProblemObjectSchemaType['shape'];
+/**
+ * The problem schema of one status of one route: its `code` is one of `C`, so a client's `switch` over it
+ * needs only those cases. Named so declaration files write `ProblemSchemaOf<'A' | 'B'>`.
+ */
+export interface ProblemSchemaOf<C extends ProblemCode>
+  extends z.ZodObject<Omit<ProblemObjectShape, 'code'> & { code: z.ZodEnum<[C, ...C[]]> }> {}
+
+/** A route's problem responses for the codes `C`: one schema per status, with that status's codes. */
+export type ProblemResponses<C extends ProblemCode> = {
+  [S in StatusOf<C>]: ProblemSchemaOf<CodesWithStatus<C, S>>;
+};
+
+const codeOrder = new Map(ProblemCodeSchema.options.map((code, index) => [code, index]));
+const schemaByCodes = new Map<string, ProblemSchemaOf<ProblemCode>>();
+
+/** One schema per set of codes (the same set shares it), codes in the order of `ProblemCode`. */
+const problemSchemaOf = <C extends ProblemCode>(codes: readonly C[]): ProblemSchemaOf<C> => {
+  const ordered = [...new Set(codes)].sort((a, b) => (codeOrder.get(a) ?? 0) - (codeOrder.get(b) ?? 0));
+  const key = ordered.join(' ');
+  let schema = schemaByCodes.get(key);
+  if (!schema) {
+    schema = ProblemObjectSchema.extend({
+      code: z.enum(ordered as unknown as [ProblemCode, ...ProblemCode[]]).describe(ProblemCodeSchema.description ?? ''),
+    }) as unknown as ProblemSchemaOf<ProblemCode>;
+    schemaByCodes.set(key, schema);
+  }
+  return schema as unknown as ProblemSchemaOf<C>;
+};
 
 /**
- * Problem responses of a route: `responses: { 200: X, ...errorResponses(400, 401, 404) }`.
- * 500 and 503 are added to every route by `routerOptions`; `test/statuses.test.ts` says which
- * statuses a route must declare.
+ * The problem responses of the codes a route's own work can answer:
+ * `responses: { 200: X, ...problems('NOT_FOUND', 'DUPLICATE_NAME') }`. The codes are grouped by their status
+ * (`problemCodeStatus`); the codes every route of its kind answers (validation, session, method, overload, …)
+ * are added by `withCommonProblems`, not listed here.
  */
-export const errorResponses = <const S extends readonly ProblemStatus[]>(
-  ...statuses: S
-): { [K in S[number]]: typeof ProblemSchema } =>
-  Object.fromEntries(statuses.map((s) => [s, ProblemSchema])) as {
-    [K in S[number]]: typeof ProblemSchema;
-  };
+export const problems = <const C extends readonly ProblemCode[]>(...codes: C): ProblemResponses<C[number]> => {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of codes) {
+    const status = problemCodeStatus[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, grouped]) => [status, problemSchemaOf(grouped)]),
+  ) as unknown as ProblemResponses<C[number]>;
+};
+
+/** The codes a route declares for a status (none when it does not declare the status as a problem). */
+export const declaredProblemCodes = (route: { responses: Record<number, unknown> }, status: number): ProblemCode[] => {
+  const schema = route.responses[status] as { shape?: { code?: unknown } } | undefined;
+  const code = schema?.shape?.code;
+  return code instanceof z.ZodEnum ? [...(code.options as ProblemCode[])] : [];
+};
+
+/** Answered on any route: an unserved method, an unexpected error, overload, draining, the database away. */
+const everyRouteCodes = [
+  'METHOD_NOT_ALLOWED',
+  'INTERNAL_ERROR',
+  'OVERLOADED',
+  'SERVICE_UNAVAILABLE',
+  'DATABASE_UNAVAILABLE',
+] as const;
+/** A method that carries a body is parsed whatever the route declares: bad JSON, too large, wrong media type. */
+const bodyMethodCodes = ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const;
+/** A path parameter: an invalid one, one over the router's length limit (404), a URL that is not valid UTF-8. */
+const pathParamCodes = ['VALIDATION_FAILED', 'NOT_FOUND', 'BAD_REQUEST'] as const;
+/** A multipart body: malformed (400 `BAD_REQUEST`) or without its file (`VALIDATION_FAILED`). */
+const multipartCodes = ['BAD_REQUEST', 'VALIDATION_FAILED'] as const;
+const idempotencyCodes = ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_OUTCOME_UNKNOWN'] as const;
+const authCodes = {
+  public: [],
+  optional: [],
+  login: ['UNAUTHENTICATED'],
+  premium: ['UNAUTHENTICATED', 'PREMIUM_REQUIRED'],
+  admin: ['UNAUTHENTICATED', 'ADMIN_REQUIRED'],
+} as const satisfies Record<AuthLevel, readonly ProblemCode[]>;
+
+type BodyMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const bodyMethods: readonly string[] = ['POST', 'PUT', 'PATCH', 'DELETE'] satisfies BodyMethod[];
+
+/** The codes `withCommonProblems` adds to a route, by what the route is (mirrors `commonCodesOf`). */
+export type CommonCodesOf<R> =
+  | (typeof everyRouteCodes)[number]
+  | (R extends { metadata: { auth: infer A extends AuthLevel } } ? (typeof authCodes)[A][number] : never)
+  | (R extends { method: BodyMethod } ? (typeof bodyMethodCodes)[number] : never)
+  | (R extends { body: z.ZodTypeAny }
+      ? R extends { contentType: 'multipart/form-data' }
+        ? (typeof multipartCodes)[number]
+        : 'VALIDATION_FAILED'
+      : never)
+  | (R extends { query: z.ZodTypeAny } ? 'VALIDATION_FAILED' : never)
+  | (R extends { path: `${string}:${string}` } ? (typeof pathParamCodes)[number] : never)
+  | (R extends { headers: typeof IdempotencyHeadersSchema } ? (typeof idempotencyCodes)[number] : never);
+
+type CommonRouteShape = {
+  method: string;
+  path: string;
+  metadata?: unknown;
+  body?: unknown;
+  query?: unknown;
+  headers?: unknown;
+  contentType?: string;
+};
+
+const commonCodesOf = (route: CommonRouteShape): ProblemCode[] => [
+  ...everyRouteCodes,
+  ...authCodes[routeAuth(route)],
+  ...(bodyMethods.includes(route.method) ? bodyMethodCodes : []),
+  ...(isAppRouteBody(route.body)
+    ? route.contentType === 'multipart/form-data'
+      ? multipartCodes
+      : ['VALIDATION_FAILED' as const]
+    : []),
+  ...(isAppRouteBody(route.query) ? ['VALIDATION_FAILED' as const] : []),
+  ...(route.path.includes(':') ? pathParamCodes : []),
+  ...(route.headers === IdempotencyHeadersSchema ? idempotencyCodes : []),
+];
+const isAppRouteBody = (value: unknown): boolean => value instanceof z.ZodType;
+
+type ErrorKeys<Responses> = Extract<keyof Responses, ProblemStatus>;
+/** The codes a route's responses already declare. */
+type DeclaredCodes<Responses> = {
+  [S in ErrorKeys<Responses>]: Responses[S] extends { _output: { code: infer C } }
+    ? C extends ProblemCode
+      ? C
+      : never
+    : never;
+}[ErrorKeys<Responses>];
+
+type WithCodes<Responses, C extends ProblemCode> = {
+  [S in Exclude<keyof Responses, ProblemStatus> | StatusOf<C>]: S extends StatusOf<C>
+    ? ProblemSchemaOf<CodesWithStatus<C, S>>
+    : S extends keyof Responses
+      ? Responses[S]
+      : never;
+};
+/** A route with its common codes merged into its problem responses. */
+export type WithCommonProblemsRoute<R extends { responses: object }> = {
+  [K in keyof R]: K extends 'responses'
+    ? WithCodes<R['responses'], DeclaredCodes<R['responses']> | CommonCodesOf<R>>
+    : R[K];
+};
+export type WithCommonProblems<T> = T extends { method: string; path: string; responses: object }
+  ? WithCommonProblemsRoute<T>
+  : { [K in keyof T]: WithCommonProblems<T[K]> };
+
+const isRoute = (value: unknown): value is CommonRouteShape & { responses: Record<string, unknown> } =>
+  typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'responses' in value;
+
+const withCommonCodes = <R extends CommonRouteShape & { responses: Record<string, unknown> }>(route: R): R => {
+  const entries = Object.entries(route.responses);
+  const declared = entries.flatMap(([status]) => declaredProblemCodes(route, Number(status)));
+  const kept = entries.filter(([status]) => !(Number(status) >= 400));
+  return { ...route, responses: { ...Object.fromEntries(kept), ...problems(...declared, ...commonCodesOf(route)) } };
+};
+
+/**
+ * An area router with the codes every route of its kind can answer merged into each route's problem responses,
+ * by rule (decision C32): the session codes of its `metadata.auth`, the body codes of a method that carries a
+ * body, validation of its body, query and path parameters, the idempotency codes of an `Idempotency-Key`, and
+ * 405/500/503 everywhere. `export const xContract = withCommonProblems(c.router({ … }, routerOptions))`.
+ */
+export const withCommonProblems = <T extends object>(router: T): WithCommonProblems<T> =>
+  Object.fromEntries(
+    Object.entries(router).map(([key, value]) => [
+      key,
+      isRoute(value) ? withCommonCodes(value) : withCommonProblems(value as object),
+    ]),
+  ) as WithCommonProblems<T>;
 
 // ---------------------------------------------------------------------------
 // Identifiers, numbers, money (D6)

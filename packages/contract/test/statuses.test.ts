@@ -4,7 +4,7 @@
  */
 import { isZodType } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
-import { ProblemSchema, routeAuth } from '../src/index.js';
+import { declaredProblemCodes, problemCodeStatus, routeAuth } from '../src/index.js';
 import { type RouteEntry, routes } from './routes.js';
 
 /** The routes with a failure, attempt or cost limit (M4, M18, receipts, quotes): 429 with `Retry-After`. */
@@ -31,13 +31,16 @@ const RATE_LIMITED = [
 ];
 
 const takesBody = (r: RouteEntry): boolean => 'body' in r.route && isZodType(r.route.body);
+/** Fastify parses the body of these methods whatever the route declares. */
+const carriesBody = (r: RouteEntry): boolean => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method);
 const hasPathParams = (r: RouteEntry): boolean => r.route.path.includes(':');
 
 /** The statuses a route can produce whatever its handler does. */
 const requiredStatuses = (r: RouteEntry): number[] => {
   const auth = routeAuth(r.route);
-  const statuses = [500, 503]; // unexpected errors; overload shedding and a closing server
-  if (takesBody(r)) statuses.push(400, 413, 415); // invalid or malformed body, over the body limit, wrong media type
+  const statuses = [405, 500, 503]; // unserved method; unexpected errors; overload shedding and a closing server
+  if (carriesBody(r)) statuses.push(400, 413, 415); // malformed body, over the body limit, wrong media type
+  if (takesBody(r)) statuses.push(400); // invalid body
   if (r.route.query || hasPathParams(r)) statuses.push(400); // invalid query or path parameters
   if (hasPathParams(r)) statuses.push(404); // no such resource
   if (auth === 'login' || auth === 'premium' || auth === 'admin') statuses.push(401); // no valid session
@@ -58,10 +61,13 @@ describe('declared statuses', () => {
     expect(routes.filter((r) => declared(r).includes(429)).map((r) => r.key)).toEqual(RATE_LIMITED);
   });
 
-  it('answers every error status with a problem', () => {
+  it('answers every error status with a problem whose codes are those of the status (C32)', () => {
     for (const r of routes) {
-      for (const [status, schema] of Object.entries(r.route.responses)) {
-        if (Number(status) >= 400) expect(schema, `${r.key} ${status}`).toBe(ProblemSchema);
+      for (const status of Object.keys(r.route.responses).map(Number)) {
+        if (status < 400) continue;
+        const codes = declaredProblemCodes(r.route, status);
+        expect(codes.length, `${r.key} ${status}`).toBeGreaterThan(0);
+        for (const code of codes) expect(problemCodeStatus[code], `${r.key} ${status} ${code}`).toBe(status);
       }
     }
   });

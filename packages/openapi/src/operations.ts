@@ -1,5 +1,6 @@
 /** How one route of the contract becomes an OpenAPI operation. */
-import { type AuthLevel, type RouteMetadata, routeAuth } from '@nestegg/contract';
+import { generateSchema } from '@anatine/zod-openapi';
+import { type AuthLevel, declaredProblemCodes, ProblemSchema, type RouteMetadata, routeAuth } from '@nestegg/contract';
 import { type AppRoute, isZodType } from '@ts-rest/core';
 import type { generateOpenApi } from '@ts-rest/open-api';
 import type { ComponentCollector, JsonSchema } from './components.js';
@@ -89,6 +90,17 @@ const PREMIUM_FORBIDDEN = 'Not allowed: PREMIUM_REQUIRED (the caller is on the F
 const describeStatus = (status: string, auth: AuthLevel, fallback: string): string =>
   status === '403' && auth === 'premium' ? PREMIUM_FORBIDDEN : (statusText[status] ?? fallback);
 
+/**
+ * A problem response: the `Problem` component with `code` narrowed to the codes the route declares for the status
+ * (decision C32), so a generated client's switch over them needs only those cases.
+ */
+const problemOf = (route: AppRoute, status: string, collector: ComponentCollector): JsonSchema => ({
+  allOf: [
+    collector.refs(generateSchema(ProblemSchema, true) as JsonSchema, 'output'),
+    { required: ['code'], properties: { code: { type: 'string', enum: declaredProblemCodes(route, Number(status)) } } },
+  ],
+});
+
 const mapResponse = (status: string, response: Response, route: AppRoute, collector: ComponentCollector) => {
   const json = response.content?.['application/json'];
   const { binaryResponse } = route.metadata as RouteMetadata;
@@ -97,7 +109,8 @@ const mapResponse = (status: string, response: Response, route: AppRoute, collec
   if (headers) mapped.headers = headers;
   if (json?.schema) {
     const schema = collector.refs(json.schema, 'output');
-    if (Number(status) >= 400) mapped.content = { [PROBLEM_MEDIA_TYPE]: { schema } };
+    if (Number(status) >= 400)
+      mapped.content = { [PROBLEM_MEDIA_TYPE]: { schema: problemOf(route, status, collector) } };
     else if (binaryResponse) mapped.content = { [binaryResponse]: { schema: BINARY } };
     else mapped.content = { 'application/json': { ...json, schema } };
   }

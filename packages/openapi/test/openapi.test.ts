@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { routeAuth } from '@nestegg/contract';
+import { declaredProblemCodes, routeAuth } from '@nestegg/contract';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, SECURITY_SCHEME } from '../src/index.js';
 import { doc, operations, opFor, withoutExamples } from './document.js';
@@ -43,13 +43,23 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('serves errors as problem+json referencing the Problem schema', () => {
+  it("serves errors as problem+json: the Problem schema, its code one of the route's codes for the status (C32)", () => {
     expect(doc.components?.schemas?.Problem).toBeDefined();
-    for (const { path, method, op } of operations) {
+    for (const { route, method, openApiPath } of routes) {
+      const op = opFor(method, openApiPath);
       for (const [status, response] of Object.entries(op.responses)) {
         if (Number(status) < 400) continue;
-        expect(withoutExamples(response.content), `${method} ${path} ${status}`).toEqual({
-          'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+        const codes = declaredProblemCodes(route, Number(status));
+        expect(codes.length).toBeGreaterThan(0);
+        expect(withoutExamples(response.content), `${method} ${openApiPath} ${status}`).toEqual({
+          'application/problem+json': {
+            schema: {
+              allOf: [
+                { $ref: '#/components/schemas/Problem' },
+                { required: ['code'], properties: { code: { type: 'string', enum: codes } } },
+              ],
+            },
+          },
         });
       }
     }

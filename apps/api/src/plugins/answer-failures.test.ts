@@ -1,4 +1,11 @@
-import { errorResponses, IdempotencyHeadersSchema, meta, ProblemCodeSchema, routerOptions } from '@nestegg/contract';
+import {
+  IdempotencyHeadersSchema,
+  meta,
+  ProblemCodeSchema,
+  problems,
+  routerOptions,
+  withCommonProblems,
+} from '@nestegg/contract';
 import { initContract } from '@ts-rest/core';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { LightMyRequestResponse } from 'fastify';
@@ -16,30 +23,32 @@ import { createMemberWithSession, type TestMember, useTestApp } from '../test/ap
  */
 
 const c = initContract();
-const probe = c.router(
-  {
-    create: {
-      method: 'POST',
-      path: '/api/probe/answers',
-      headers: IdempotencyHeadersSchema,
-      body: z.object({ fail: z.enum(['database', 'bug']).optional() }),
-      responses: { 201: z.object({ id: z.number() }), ...errorResponses(400, 401, 409, 422) },
-      metadata: meta('login'),
+const probe = withCommonProblems(
+  c.router(
+    {
+      create: {
+        method: 'POST',
+        path: '/api/probe/answers',
+        headers: IdempotencyHeadersSchema,
+        body: z.object({ fail: z.enum(['database', 'bug']).optional() }),
+        responses: { 201: z.object({ id: z.number() }) },
+        metadata: meta('login'),
+      },
+      limited: {
+        method: 'GET',
+        path: '/api/probe/limited',
+        responses: { 200: z.object({ ok: z.boolean() }), ...problems('RATE_LIMITED') },
+        metadata: meta('login'),
+      },
+      plain: {
+        method: 'GET',
+        path: '/api/probe/plain',
+        responses: { 200: z.object({ ok: z.boolean() }) },
+        metadata: meta('login'),
+      },
     },
-    limited: {
-      method: 'GET',
-      path: '/api/probe/limited',
-      responses: { 200: z.object({ ok: z.boolean() }), ...errorResponses(401, 429) },
-      metadata: meta('login'),
-    },
-    plain: {
-      method: 'GET',
-      path: '/api/probe/plain',
-      responses: { 200: z.object({ ok: z.boolean() }), ...errorResponses(401) },
-      metadata: meta('login'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 /** What drizzle rejects with when the driver failed: the statement and its parameters in the message. */

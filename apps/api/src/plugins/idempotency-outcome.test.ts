@@ -1,4 +1,4 @@
-import { errorResponses, IdempotencyHeadersSchema, meta, routerOptions } from '@nestegg/contract';
+import { IdempotencyHeadersSchema, meta, routerOptions, withCommonProblems } from '@nestegg/contract';
 import { accountEntry, idempotencyKey, pointHistory, post } from '@nestegg/db';
 import { initContract } from '@ts-rest/core';
 import { and, eq } from 'drizzle-orm';
@@ -53,18 +53,20 @@ const ProbeBody = z.object({
   /** Hold the transaction open after its insert until the test's gate opens. */
   hold: z.boolean().optional(),
 });
-const probe = c.router(
-  {
-    create: {
-      method: 'POST',
-      path: '/api/probe/entries',
-      headers: IdempotencyHeadersSchema,
-      body: ProbeBody,
-      responses: { 201: z.object({ id: z.number() }), ...errorResponses(400, 401, 409, 422) },
-      metadata: meta('login'),
+const probe = withCommonProblems(
+  c.router(
+    {
+      create: {
+        method: 'POST',
+        path: '/api/probe/entries',
+        headers: IdempotencyHeadersSchema,
+        body: ProbeBody,
+        responses: { 201: z.object({ id: z.number() }) },
+        metadata: meta('login'),
+      },
     },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 describe('Idempotency-Key: the outcome of a request is knowable once its writes commit', () => {

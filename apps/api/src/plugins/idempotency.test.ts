@@ -1,4 +1,4 @@
-import { errorResponses, IdempotencyHeadersSchema, meta, routerOptions } from '@nestegg/contract';
+import { IdempotencyHeadersSchema, meta, routerOptions, withCommonProblems } from '@nestegg/contract';
 import { initContract } from '@ts-rest/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -6,18 +6,20 @@ import { registerContractRouter } from '../lib/contract-router.js';
 import { createMemberWithSession, type TestMember, useTestApp } from '../test/app.js';
 
 const c = initContract();
-const probe = c.router(
-  {
-    create: {
-      method: 'POST',
-      path: '/api/probe/items',
-      headers: IdempotencyHeadersSchema,
-      body: z.object({ name: z.string(), fail: z.boolean().optional() }),
-      responses: { 201: z.object({ id: z.number(), name: z.string() }), ...errorResponses(400, 401, 409, 422) },
-      metadata: meta('login'),
+const probe = withCommonProblems(
+  c.router(
+    {
+      create: {
+        method: 'POST',
+        path: '/api/probe/items',
+        headers: IdempotencyHeadersSchema,
+        body: z.object({ name: z.string(), fail: z.boolean().optional() }),
+        responses: { 201: z.object({ id: z.number(), name: z.string() }) },
+        metadata: meta('login'),
+      },
     },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 describe('Idempotency-Key', () => {

@@ -2,14 +2,15 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
-  errorResponses,
   IdempotencyHeadersSchema,
   IdParamSchema,
   IdSchema,
   InstantSchema,
   meta,
   paginated,
+  problems,
   routerOptions,
+  withCommonProblems,
 } from '../common.js';
 import { nonBlankText, text } from '../text.js';
 import {
@@ -72,69 +73,71 @@ export const CommentBodyRequestSchema = z.object({
 export type CommentBodyRequest = z.infer<typeof CommentBodyRequestSchema>;
 
 /** Comment routes. */
-export const commentsContract = c.router(
-  {
-    listComments: {
-      method: 'GET',
-      path: '/api/board/posts/:id/comments',
-      summary: 'Comments of a post: hot first, then oldest first',
-      description:
-        `Hot comments (oldest first among them), then the others, oldest first. ${BOARD_PAGING} A blocked ` +
-        "comment's `body` is null for everyone but admins; a blocked post is 404 for everyone but admins.",
-      pathParams: IdParamSchema,
-      query: BoardPageQuerySchema,
-      responses: { 200: CommentPageSchema, ...errorResponses(400, 404) },
-      metadata: meta('optional'),
+export const commentsContract = withCommonProblems(
+  c.router(
+    {
+      listComments: {
+        method: 'GET',
+        path: '/api/board/posts/:id/comments',
+        summary: 'Comments of a post: hot first, then oldest first',
+        description:
+          `Hot comments (oldest first among them), then the others, oldest first. ${BOARD_PAGING} A blocked ` +
+          "comment's `body` is null for everyone but admins; a blocked post is 404 for everyone but admins.",
+        pathParams: IdParamSchema,
+        query: BoardPageQuerySchema,
+        responses: { 200: CommentPageSchema, ...problems('CURSOR_INVALID', 'OFFSET_TOO_DEEP') },
+        metadata: meta('optional'),
+      },
+      createComment: {
+        method: 'POST',
+        path: '/api/board/posts/:id/comments',
+        summary: 'Comment on a post (+10 points, capped; blocked when spam is detected)',
+        description:
+          `A comment matching a spam keyword is stored blocked (\`blockReason\` \`${SPAM_BLOCK_REASON}\` for admins) ` +
+          'and earns no points; otherwise +10 points, at most 50 a day for posts and comments together. A blocked ' +
+          `post is 404 for everyone but admins. At most ${COMMENTS_PER_MINUTE} comments a minute per member (429 ` +
+          '`RATE_LIMITED` with `Retry-After`). Send an `Idempotency-Key` so that a retry answers the first result ' +
+          'instead of commenting twice.',
+        pathParams: IdParamSchema,
+        headers: IdempotencyHeadersSchema,
+        body: CommentBodyRequestSchema,
+        responses: { 201: CommentSchema, ...problems('RATE_LIMITED') },
+        metadata: meta('login'),
+      },
+      updateComment: {
+        method: 'PUT',
+        path: '/api/board/comments/:id',
+        summary: 'Edit your comment (admins: any comment)',
+        description:
+          "Another member's comment, or a blocked one, → 403 `FORBIDDEN` (admins may edit any). An edit that " +
+          `matches a spam keyword blocks the comment. At most ${BOARD_EDITS_PER_MINUTE} edits of posts and ` +
+          'comments a minute per member (429 `RATE_LIMITED`).',
+        pathParams: IdParamSchema,
+        body: CommentBodyRequestSchema,
+        responses: { 200: CommentSchema, ...problems('RATE_LIMITED', 'FORBIDDEN') },
+        metadata: meta('login'),
+      },
+      deleteComment: {
+        method: 'DELETE',
+        path: '/api/board/comments/:id',
+        summary: 'Delete your comment (admins: any comment)',
+        description: "Another member's comment → 403 `FORBIDDEN`; its author may delete it even when blocked.",
+        pathParams: IdParamSchema,
+        responses: { 204: c.noBody(), ...problems('FORBIDDEN') },
+        metadata: meta('login'),
+      },
+      myComments: {
+        method: 'GET',
+        path: '/api/board/my/comments',
+        summary: 'Your comments with their post title and board, newest first',
+        description:
+          `Comments on posts you cannot read (blocked posts of others) are left out; a blocked comment's \`body\` ` +
+          `is null. ${BOARD_PAGING}`,
+        query: BoardPageQuerySchema,
+        responses: { 200: MyCommentPageSchema, ...problems('CURSOR_INVALID', 'OFFSET_TOO_DEEP') },
+        metadata: meta('login'),
+      },
     },
-    createComment: {
-      method: 'POST',
-      path: '/api/board/posts/:id/comments',
-      summary: 'Comment on a post (+10 points, capped; blocked when spam is detected)',
-      description:
-        `A comment matching a spam keyword is stored blocked (\`blockReason\` \`${SPAM_BLOCK_REASON}\` for admins) ` +
-        'and earns no points; otherwise +10 points, at most 50 a day for posts and comments together. A blocked ' +
-        `post is 404 for everyone but admins. At most ${COMMENTS_PER_MINUTE} comments a minute per member (429 ` +
-        '`RATE_LIMITED` with `Retry-After`). Send an `Idempotency-Key` so that a retry answers the first result ' +
-        'instead of commenting twice.',
-      pathParams: IdParamSchema,
-      headers: IdempotencyHeadersSchema,
-      body: CommentBodyRequestSchema,
-      responses: { 201: CommentSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429) },
-      metadata: meta('login'),
-    },
-    updateComment: {
-      method: 'PUT',
-      path: '/api/board/comments/:id',
-      summary: 'Edit your comment (admins: any comment)',
-      description:
-        "Another member's comment, or a blocked one, → 403 `FORBIDDEN` (admins may edit any). An edit that " +
-        `matches a spam keyword blocks the comment. At most ${BOARD_EDITS_PER_MINUTE} edits of posts and ` +
-        'comments a minute per member (429 `RATE_LIMITED`).',
-      pathParams: IdParamSchema,
-      body: CommentBodyRequestSchema,
-      responses: { 200: CommentSchema, ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
-      metadata: meta('login'),
-    },
-    deleteComment: {
-      method: 'DELETE',
-      path: '/api/board/comments/:id',
-      summary: 'Delete your comment (admins: any comment)',
-      description: "Another member's comment → 403 `FORBIDDEN`; its author may delete it even when blocked.",
-      pathParams: IdParamSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
-      metadata: meta('login'),
-    },
-    myComments: {
-      method: 'GET',
-      path: '/api/board/my/comments',
-      summary: 'Your comments with their post title and board, newest first',
-      description:
-        `Comments on posts you cannot read (blocked posts of others) are left out; a blocked comment's \`body\` ` +
-        `is null. ${BOARD_PAGING}`,
-      query: BoardPageQuerySchema,
-      responses: { 200: MyCommentPageSchema, ...errorResponses(400, 401) },
-      metadata: meta('login'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );

@@ -3,14 +3,15 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   CoercedIdSchema,
-  errorResponses,
   IdParamSchema,
   IdSchema,
   InstantSchema,
   meta,
   PageQuerySchema,
   paginated,
+  problems,
   routerOptions,
+  withCommonProblems,
 } from '../common.js';
 import { nonBlankText, text } from '../text.js';
 import { AuthorSchema, BoardCategorySchema, REPORT_REASON_MAX, ReportTargetTypeSchema } from './shared.js';
@@ -105,58 +106,60 @@ const REPORT_RULES =
   `At most ${REPORTS_PER_HOUR} reports an hour per member (429 \`RATE_LIMITED\` with \`Retry-After\`).`;
 
 /** Report routes. */
-export const moderationContract = c.router(
-  {
-    reportPost: {
-      method: 'POST',
-      path: '/api/board/posts/:id/report',
-      summary: 'Report a post once (blocked at 5 reports)',
-      description: REPORT_RULES,
-      pathParams: IdParamSchema,
-      body: ReportRequestSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
-      metadata: meta('login'),
+export const moderationContract = withCommonProblems(
+  c.router(
+    {
+      reportPost: {
+        method: 'POST',
+        path: '/api/board/posts/:id/report',
+        summary: 'Report a post once (blocked at 5 reports)',
+        description: REPORT_RULES,
+        pathParams: IdParamSchema,
+        body: ReportRequestSchema,
+        responses: { 204: c.noBody(), ...problems('RATE_LIMITED', 'OWN_CONTENT', 'ALREADY_REPORTED') },
+        metadata: meta('login'),
+      },
+      reportComment: {
+        method: 'POST',
+        path: '/api/board/comments/:id/report',
+        summary: 'Report a comment once (blocked at 5 reports)',
+        description: REPORT_RULES,
+        pathParams: IdParamSchema,
+        body: ReportRequestSchema,
+        responses: { 204: c.noBody(), ...problems('RATE_LIMITED', 'OWN_CONTENT', 'ALREADY_REPORTED') },
+        metadata: meta('login'),
+      },
+      listReports: {
+        method: 'GET',
+        path: '/api/board/reports',
+        summary: 'Reported and spam-blocked posts and comments, most reported first',
+        description:
+          'Posts and comments together with open reports or blocked, by open report count (then newest). Offset pages at most 10,000 rows deep (deeper: 400 `OFFSET_TOO_DEEP`).',
+        query: PageQuerySchema,
+        responses: { 200: ReportedItemPageSchema, ...problems('OFFSET_TOO_DEEP') },
+        metadata: meta('admin'),
+      },
+      dismissReports: {
+        method: 'POST',
+        path: '/api/board/reports/dismiss',
+        summary: 'Clear the reports of a target and show it again (also for spam-blocked items)',
+        description:
+          'Closes the open reports (they stay in the history; their reporters cannot report the target again) and unblocks the target.',
+        body: DismissReportRequestSchema,
+        responses: { 204: c.noBody(), ...problems('NOT_FOUND') },
+        metadata: meta('admin'),
+      },
+      reportHistory: {
+        method: 'GET',
+        path: '/api/board/reports/history',
+        summary: 'Every report of a target, open and closed, with the content as reported',
+        description:
+          "Newest first, with the blocks, dismissals and deletion of the target. Kept after the content is edited, dismissed or deleted; a member's withdrawal removes their reports and the reports on their content.",
+        query: ReportHistoryQuerySchema,
+        responses: { 200: ReportHistorySchema, ...problems('OFFSET_TOO_DEEP') },
+        metadata: meta('admin'),
+      },
     },
-    reportComment: {
-      method: 'POST',
-      path: '/api/board/comments/:id/report',
-      summary: 'Report a comment once (blocked at 5 reports)',
-      description: REPORT_RULES,
-      pathParams: IdParamSchema,
-      body: ReportRequestSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
-      metadata: meta('login'),
-    },
-    listReports: {
-      method: 'GET',
-      path: '/api/board/reports',
-      summary: 'Reported and spam-blocked posts and comments, most reported first',
-      description:
-        'Posts and comments together with open reports or blocked, by open report count (then newest). Offset pages at most 10,000 rows deep (deeper: 400 `OFFSET_TOO_DEEP`).',
-      query: PageQuerySchema,
-      responses: { 200: ReportedItemPageSchema, ...errorResponses(400, 401, 403) },
-      metadata: meta('admin'),
-    },
-    dismissReports: {
-      method: 'POST',
-      path: '/api/board/reports/dismiss',
-      summary: 'Clear the reports of a target and show it again (also for spam-blocked items)',
-      description:
-        'Closes the open reports (they stay in the history; their reporters cannot report the target again) and unblocks the target.',
-      body: DismissReportRequestSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
-      metadata: meta('admin'),
-    },
-    reportHistory: {
-      method: 'GET',
-      path: '/api/board/reports/history',
-      summary: 'Every report of a target, open and closed, with the content as reported',
-      description:
-        "Newest first, with the blocks, dismissals and deletion of the target. Kept after the content is edited, dismissed or deleted; a member's withdrawal removes their reports and the reports on their content.",
-      query: ReportHistoryQuerySchema,
-      responses: { 200: ReportHistorySchema, ...errorResponses(400, 401, 403) },
-      metadata: meta('admin'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );

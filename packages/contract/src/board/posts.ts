@@ -2,15 +2,16 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
-  errorResponses,
   IdempotencyHeadersSchema,
   IdParamSchema,
   IdSchema,
   InstantSchema,
   meta,
   paginated,
+  problems,
   routerOptions,
   uniqueArray,
+  withCommonProblems,
 } from '../common.js';
 import { nonBlankText, text } from '../text.js';
 import {
@@ -111,95 +112,97 @@ export const MyPostPageSchema = paginated(PostSummarySchema).extend({
 export type MyPostPage = z.infer<typeof MyPostPageSchema>;
 
 /** Post routes. */
-export const postsContract = c.router(
-  {
-    listPosts: {
-      method: 'GET',
-      path: '/api/board/posts',
-      summary: 'Posts of a board: notices first, then newest; hot posts alongside',
-      description:
-        `Notices first, then newest. Blocked posts are left out for everyone but admins. ${BOARD_PAGING} ` +
-        '`total` counts the whole filter on every page.',
-      query: PostListQuerySchema,
-      responses: { 200: PostPageSchema, ...errorResponses(400) },
-      metadata: meta('optional'),
+export const postsContract = withCommonProblems(
+  c.router(
+    {
+      listPosts: {
+        method: 'GET',
+        path: '/api/board/posts',
+        summary: 'Posts of a board: notices first, then newest; hot posts alongside',
+        description:
+          `Notices first, then newest. Blocked posts are left out for everyone but admins. ${BOARD_PAGING} ` +
+          '`total` counts the whole filter on every page.',
+        query: PostListQuerySchema,
+        responses: { 200: PostPageSchema, ...problems('CURSOR_INVALID', 'OFFSET_TOO_DEEP') },
+        metadata: meta('optional'),
+      },
+      createPost: {
+        method: 'POST',
+        path: '/api/board/posts',
+        summary: 'Write a post (+10 points, capped; blocked when spam is detected)',
+        description:
+          "`tags` must be names of the tag groups shown on the post's board (else 400 `UNKNOWN_BOARD_TAG`); `notice` " +
+          `is honoured for admins only. A post matching a spam keyword is stored blocked (\`blockReason\` ` +
+          `\`${SPAM_BLOCK_REASON}\`) and earns no points; otherwise +10 points, at most 50 a day for posts and ` +
+          `comments together. At most ${POSTS_PER_MINUTE} posts a minute per member (429 \`RATE_LIMITED\` with ` +
+          '`Retry-After`). Send an `Idempotency-Key` so that a retry answers the first result instead of posting twice.',
+        headers: IdempotencyHeadersSchema,
+        body: CreatePostRequestSchema,
+        responses: { 201: PostDetailSchema, ...problems('RATE_LIMITED', 'UNKNOWN_BOARD_TAG', 'NOT_FOUND') },
+        metadata: meta('login'),
+      },
+      getPost: {
+        method: 'GET',
+        path: '/api/board/posts/:id',
+        summary: 'A post; blocked posts are visible to admins only',
+        description: `With the ${POST_RECOMMENDERS_PREVIEW} latest up-voters. A blocked post is 404 for everyone but admins.`,
+        pathParams: IdParamSchema,
+        responses: { 200: PostDetailSchema },
+        metadata: meta('optional'),
+      },
+      updatePost: {
+        method: 'PUT',
+        path: '/api/board/posts/:id',
+        summary: 'Edit your post (admins: any post)',
+        description:
+          "Omitted fields are kept. Another member's post → 403 `FORBIDDEN`; a blocked post → 404 for everyone but " +
+          'admins. Tags are checked against the (new) board when `tags` or `category` is sent; `notice` is honoured ' +
+          `for admins only. An edit that matches a spam keyword blocks the post. At most ${BOARD_EDITS_PER_MINUTE} ` +
+          'edits of posts and comments a minute per member (429 `RATE_LIMITED`).',
+        pathParams: IdParamSchema,
+        body: UpdatePostRequestSchema,
+        responses: { 200: PostDetailSchema, ...problems('RATE_LIMITED', 'UNKNOWN_BOARD_TAG', 'FORBIDDEN') },
+        metadata: meta('login'),
+      },
+      deletePost: {
+        method: 'DELETE',
+        path: '/api/board/posts/:id',
+        summary: 'Delete your post (admins: any post) with its comments and votes',
+        description:
+          "Another member's post → 403 `FORBIDDEN`. Its author may delete it even when blocked. Reports stay in " +
+          'the report history.',
+        pathParams: IdParamSchema,
+        responses: { 204: c.noBody(), ...problems('FORBIDDEN') },
+        metadata: meta('login'),
+      },
+      setNotice: {
+        method: 'POST',
+        path: '/api/board/posts/:id/notice',
+        summary: 'Make a post a notice (listed first)',
+        pathParams: IdParamSchema,
+        body: c.noBody(),
+        responses: { 204: c.noBody() },
+        metadata: meta('admin'),
+      },
+      clearNotice: {
+        method: 'POST',
+        path: '/api/board/posts/:id/unnotice',
+        summary: 'Make a notice a normal post',
+        pathParams: IdParamSchema,
+        body: c.noBody(),
+        responses: { 204: c.noBody() },
+        metadata: meta('admin'),
+      },
+      myPosts: {
+        method: 'GET',
+        path: '/api/board/my/posts',
+        summary: 'Your posts, newest first',
+        description: `Blocked ones included (marked \`blocked\`). ${BOARD_PAGING}`,
+        query: BoardPageQuerySchema,
+        responses: { 200: MyPostPageSchema, ...problems('CURSOR_INVALID', 'OFFSET_TOO_DEEP') },
+        metadata: meta('login'),
+      },
     },
-    createPost: {
-      method: 'POST',
-      path: '/api/board/posts',
-      summary: 'Write a post (+10 points, capped; blocked when spam is detected)',
-      description:
-        "`tags` must be names of the tag groups shown on the post's board (else 400 `UNKNOWN_BOARD_TAG`); `notice` " +
-        `is honoured for admins only. A post matching a spam keyword is stored blocked (\`blockReason\` ` +
-        `\`${SPAM_BLOCK_REASON}\`) and earns no points; otherwise +10 points, at most 50 a day for posts and ` +
-        `comments together. At most ${POSTS_PER_MINUTE} posts a minute per member (429 \`RATE_LIMITED\` with ` +
-        '`Retry-After`). Send an `Idempotency-Key` so that a retry answers the first result instead of posting twice.',
-      headers: IdempotencyHeadersSchema,
-      body: CreatePostRequestSchema,
-      responses: { 201: PostDetailSchema, ...errorResponses(400, 401, 409, 413, 415, 422, 429) },
-      metadata: meta('login'),
-    },
-    getPost: {
-      method: 'GET',
-      path: '/api/board/posts/:id',
-      summary: 'A post; blocked posts are visible to admins only',
-      description: `With the ${POST_RECOMMENDERS_PREVIEW} latest up-voters. A blocked post is 404 for everyone but admins.`,
-      pathParams: IdParamSchema,
-      responses: { 200: PostDetailSchema, ...errorResponses(400, 404) },
-      metadata: meta('optional'),
-    },
-    updatePost: {
-      method: 'PUT',
-      path: '/api/board/posts/:id',
-      summary: 'Edit your post (admins: any post)',
-      description:
-        "Omitted fields are kept. Another member's post → 403 `FORBIDDEN`; a blocked post → 404 for everyone but " +
-        'admins. Tags are checked against the (new) board when `tags` or `category` is sent; `notice` is honoured ' +
-        `for admins only. An edit that matches a spam keyword blocks the post. At most ${BOARD_EDITS_PER_MINUTE} ` +
-        'edits of posts and comments a minute per member (429 `RATE_LIMITED`).',
-      pathParams: IdParamSchema,
-      body: UpdatePostRequestSchema,
-      responses: { 200: PostDetailSchema, ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
-      metadata: meta('login'),
-    },
-    deletePost: {
-      method: 'DELETE',
-      path: '/api/board/posts/:id',
-      summary: 'Delete your post (admins: any post) with its comments and votes',
-      description:
-        "Another member's post → 403 `FORBIDDEN`. Its author may delete it even when blocked. Reports stay in " +
-        'the report history.',
-      pathParams: IdParamSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
-      metadata: meta('login'),
-    },
-    setNotice: {
-      method: 'POST',
-      path: '/api/board/posts/:id/notice',
-      summary: 'Make a post a notice (listed first)',
-      pathParams: IdParamSchema,
-      body: c.noBody(),
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
-      metadata: meta('admin'),
-    },
-    clearNotice: {
-      method: 'POST',
-      path: '/api/board/posts/:id/unnotice',
-      summary: 'Make a notice a normal post',
-      pathParams: IdParamSchema,
-      body: c.noBody(),
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
-      metadata: meta('admin'),
-    },
-    myPosts: {
-      method: 'GET',
-      path: '/api/board/my/posts',
-      summary: 'Your posts, newest first',
-      description: `Blocked ones included (marked \`blocked\`). ${BOARD_PAGING}`,
-      query: BoardPageQuerySchema,
-      responses: { 200: MyPostPageSchema, ...errorResponses(400, 401) },
-      metadata: meta('login'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );

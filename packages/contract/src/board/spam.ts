@@ -1,7 +1,16 @@
 /** Spam keywords: the admin-managed list the spam filter matches new posts and comments against. */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { errorResponses, IdParamSchema, IdSchema, InstantSchema, listOf, meta, routerOptions } from '../common.js';
+import {
+  IdParamSchema,
+  IdSchema,
+  InstantSchema,
+  listOf,
+  meta,
+  problems,
+  routerOptions,
+  withCommonProblems,
+} from '../common.js';
 import { nonBlankText, text } from '../text.js';
 import { SPAM_BLOCK_REASON } from './shared.js';
 
@@ -33,33 +42,35 @@ export const CreateSpamKeywordRequestSchema = z.object({
 export type CreateSpamKeywordRequest = z.infer<typeof CreateSpamKeywordRequestSchema>;
 
 /** Spam keyword routes (admin). */
-export const spamContract = c.router(
-  {
-    listSpamKeywords: {
-      method: 'GET',
-      path: '/api/board/spam-keywords',
-      summary: 'The spam keywords, alphabetically',
-      description: MATCHING,
-      responses: { 200: SpamKeywordListSchema, ...errorResponses(401, 403) },
-      metadata: meta('admin'),
+export const spamContract = withCommonProblems(
+  c.router(
+    {
+      listSpamKeywords: {
+        method: 'GET',
+        path: '/api/board/spam-keywords',
+        summary: 'The spam keywords, alphabetically',
+        description: MATCHING,
+        responses: { 200: SpamKeywordListSchema },
+        metadata: meta('admin'),
+      },
+      addSpamKeyword: {
+        method: 'POST',
+        path: '/api/board/spam-keywords',
+        summary: 'Add a spam keyword (applies to content written from now on)',
+        description: `${MATCHING} A keyword whose skeleton is an existing one's → 409 \`DUPLICATE_SPAM_KEYWORD\`.`,
+        body: CreateSpamKeywordRequestSchema,
+        responses: { 201: SpamKeywordSchema, ...problems('DUPLICATE_SPAM_KEYWORD') },
+        metadata: meta('admin'),
+      },
+      deleteSpamKeyword: {
+        method: 'DELETE',
+        path: '/api/board/spam-keywords/:id',
+        summary: 'Remove a spam keyword (content it blocked stays blocked until dismissed)',
+        pathParams: IdParamSchema,
+        responses: { 204: c.noBody() },
+        metadata: meta('admin'),
+      },
     },
-    addSpamKeyword: {
-      method: 'POST',
-      path: '/api/board/spam-keywords',
-      summary: 'Add a spam keyword (applies to content written from now on)',
-      description: `${MATCHING} A keyword whose skeleton is an existing one's → 409 \`DUPLICATE_SPAM_KEYWORD\`.`,
-      body: CreateSpamKeywordRequestSchema,
-      responses: { 201: SpamKeywordSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
-      metadata: meta('admin'),
-    },
-    deleteSpamKeyword: {
-      method: 'DELETE',
-      path: '/api/board/spam-keywords/:id',
-      summary: 'Remove a spam keyword (content it blocked stays blocked until dismissed)',
-      pathParams: IdParamSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
-      metadata: meta('admin'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );

@@ -3,12 +3,13 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   CursorSchema,
-  errorResponses,
   IdParamSchema,
   meta,
   PageQuerySchema,
   paginated,
+  problems,
   routerOptions,
+  withCommonProblems,
 } from '../common.js';
 import { AuthorSchema, VoteDirectionSchema, voteFields } from './shared.js';
 
@@ -40,39 +41,41 @@ const VOTE_RULES =
   'Points: an up vote gives the author +5 (50 a day) and the voter +1 (10 a day); a down vote costs the author 1; removing an up vote costs the voter 1, and removing or switching any vote gives back to the author what that vote gave or took.';
 
 /** Vote routes. */
-export const votesContract = c.router(
-  {
-    votePost: {
-      method: 'POST',
-      path: '/api/board/posts/:id/vote',
-      summary: 'Toggle an up or down vote on a post (not your own)',
-      description: VOTE_RULES,
-      pathParams: IdParamSchema,
-      body: VoteRequestSchema,
-      responses: { 200: VoteResultSchema, ...errorResponses(400, 401, 404, 413, 415, 429) },
-      metadata: meta('login'),
+export const votesContract = withCommonProblems(
+  c.router(
+    {
+      votePost: {
+        method: 'POST',
+        path: '/api/board/posts/:id/vote',
+        summary: 'Toggle an up or down vote on a post (not your own)',
+        description: VOTE_RULES,
+        pathParams: IdParamSchema,
+        body: VoteRequestSchema,
+        responses: { 200: VoteResultSchema, ...problems('RATE_LIMITED', 'OWN_CONTENT') },
+        metadata: meta('login'),
+      },
+      voteComment: {
+        method: 'POST',
+        path: '/api/board/comments/:id/vote',
+        summary: 'Toggle an up or down vote on a comment (not your own)',
+        description: VOTE_RULES,
+        pathParams: IdParamSchema,
+        body: VoteRequestSchema,
+        responses: { 200: VoteResultSchema, ...problems('RATE_LIMITED', 'OWN_CONTENT') },
+        metadata: meta('login'),
+      },
+      listRecommenders: {
+        method: 'GET',
+        path: '/api/board/posts/:id/recommenders',
+        summary: 'Members who up-voted a post, most recent first',
+        description:
+          "Pages by `cursor` (keyset: flat cost at any depth; send the previous page's `nextCursor`, `page` is then ignored) or by `page` (offset, at most 10,000 rows deep: deeper is 400 `OFFSET_TOO_DEEP`). A blocked post is 404 for non-admins.",
+        pathParams: IdParamSchema,
+        query: RecommenderQuerySchema,
+        responses: { 200: RecommenderPageSchema, ...problems('CURSOR_INVALID', 'OFFSET_TOO_DEEP') },
+        metadata: meta('login'),
+      },
     },
-    voteComment: {
-      method: 'POST',
-      path: '/api/board/comments/:id/vote',
-      summary: 'Toggle an up or down vote on a comment (not your own)',
-      description: VOTE_RULES,
-      pathParams: IdParamSchema,
-      body: VoteRequestSchema,
-      responses: { 200: VoteResultSchema, ...errorResponses(400, 401, 404, 413, 415, 429) },
-      metadata: meta('login'),
-    },
-    listRecommenders: {
-      method: 'GET',
-      path: '/api/board/posts/:id/recommenders',
-      summary: 'Members who up-voted a post, most recent first',
-      description:
-        "Pages by `cursor` (keyset: flat cost at any depth; send the previous page's `nextCursor`, `page` is then ignored) or by `page` (offset, at most 10,000 rows deep: deeper is 400 `OFFSET_TOO_DEEP`). A blocked post is 404 for non-admins.",
-      pathParams: IdParamSchema,
-      query: RecommenderQuerySchema,
-      responses: { 200: RecommenderPageSchema, ...errorResponses(400, 401, 404) },
-      metadata: meta('login'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );

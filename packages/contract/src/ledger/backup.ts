@@ -5,14 +5,15 @@ import {
   CategoryNameSchema,
   CategoryTypeSchema,
   DateSchema,
-  errorResponses,
   InstantSchema,
   LedgerTypeSchema,
   MoneySchema,
   meta,
   NonNegativeMoneySchema,
+  problems,
   routerOptions,
   SortOrderSchema,
+  withCommonProblems,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
 import { nonBlankText } from '../text.js';
@@ -144,29 +145,31 @@ export const RestoreResultSchema = z.object({
 });
 export type RestoreResult = z.infer<typeof RestoreResultSchema>;
 
-export const backupContract = c.router(
-  {
-    export: {
-      method: 'GET',
-      path: '/api/account/backup',
-      summary: 'Export the ledger as a backup (the body restore takes)',
-      description:
-        "Streamed as it is read (chunked, one consistent snapshot of the ledger) with `Content-Disposition: attachment`. Account numbers are exported decrypted: the backup is the member's own copy. Budgets and the expected income are the current month's.",
-      responses: { 200: BackupObjectSchema, ...errorResponses(401, 403) },
-      metadata: meta('premium'),
+export const backupContract = withCommonProblems(
+  c.router(
+    {
+      export: {
+        method: 'GET',
+        path: '/api/account/backup',
+        summary: 'Export the ledger as a backup (the body restore takes)',
+        description:
+          "Streamed as it is read (chunked, one consistent snapshot of the ledger) with `Content-Disposition: attachment`. Account numbers are exported decrypted: the backup is the member's own copy. Budgets and the expected income are the current month's.",
+        responses: { 200: BackupObjectSchema },
+        metadata: meta('premium'),
+      },
+      restore: {
+        method: 'POST',
+        path: '/api/account/restore',
+        summary: 'Replace all ledger data with a backup (one transaction; investments are deleted)',
+        description:
+          "Deletes every ledger record of the caller (entries, wallets, categories, tags, recurrings, budgets of every month, one-time budgets, expected incomes, quick entries, investment holdings and trades) and recreates the backup's by name, in the order wallets, tags, categories (top level, then sub-categories), entries, recurrings, budgets, quick entries, in one transaction: any failure leaves the old data as it was. Budgets and the expected income are placed in the current month. FREE-tier limits do not apply. A backup with no data is 400 `EMPTY_BACKUP`; one that names a wallet, tag or parent category it does not hold, or holds a name twice, is 400 `INVALID_BACKUP` (`errors` names the places); one whose amounts add up past 9007199254740991 is 400 `AMOUNT_OUT_OF_RANGE`. The body may be far larger than other requests' (`RESTORE_MAX_BYTES`, 64 MB by default; beyond: 413).",
+        body: BackupSchema,
+        responses: { 200: RestoreResultSchema, ...problems('EMPTY_BACKUP', 'INVALID_BACKUP', 'AMOUNT_OUT_OF_RANGE') },
+        metadata: meta('premium'),
+      },
     },
-    restore: {
-      method: 'POST',
-      path: '/api/account/restore',
-      summary: 'Replace all ledger data with a backup (one transaction; investments are deleted)',
-      description:
-        "Deletes every ledger record of the caller (entries, wallets, categories, tags, recurrings, budgets of every month, one-time budgets, expected incomes, quick entries, investment holdings and trades) and recreates the backup's by name, in the order wallets, tags, categories (top level, then sub-categories), entries, recurrings, budgets, quick entries, in one transaction: any failure leaves the old data as it was. Budgets and the expected income are placed in the current month. FREE-tier limits do not apply. A backup with no data is 400 `EMPTY_BACKUP`; one that names a wallet, tag or parent category it does not hold, or holds a name twice, is 400 `INVALID_BACKUP` (`errors` names the places); one whose amounts add up past 9007199254740991 is 400 `AMOUNT_OUT_OF_RANGE`. The body may be far larger than other requests' (`RESTORE_MAX_BYTES`, 64 MB by default; beyond: 413).",
-      body: BackupSchema,
-      responses: { 200: RestoreResultSchema, ...errorResponses(400, 401, 403, 413, 415) },
-      metadata: meta('premium'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 /** Component names of backup and restore (see schema-names.ts). */

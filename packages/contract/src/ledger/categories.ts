@@ -4,14 +4,15 @@ import { z } from 'zod';
 import {
   CategoryNameSchema,
   CategoryTypeSchema,
-  errorResponses,
   IdParamSchema,
   IdSchema,
   listOf,
   meta,
+  problems,
   ReorderBodySchema,
   routerOptions,
   SortOrderSchema,
+  withCommonProblems,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
 import { text } from '../text.js';
@@ -72,105 +73,122 @@ export type TagRequest = z.infer<typeof TagRequestSchema>;
 // Routes
 // ---------------------------------------------------------------------------
 
-export const categoriesContract = c.router(
-  {
-    list: {
-      method: 'GET',
-      path: '/api/account/categories',
-      summary: 'Categories (flat, parents before children, by sortOrder)',
-      query: CategoryListQuerySchema,
-      responses: { 200: CategoryListSchema, ...errorResponses(400, 401) },
-      metadata: meta('login'),
+export const categoriesContract = withCommonProblems(
+  c.router(
+    {
+      list: {
+        method: 'GET',
+        path: '/api/account/categories',
+        summary: 'Categories (flat, parents before children, by sortOrder)',
+        query: CategoryListQuerySchema,
+        responses: { 200: CategoryListSchema },
+        metadata: meta('login'),
+      },
+      create: {
+        method: 'POST',
+        path: '/api/account/categories',
+        summary: 'Create a category (goes last among its siblings)',
+        body: CreateCategoryRequestSchema,
+        responses: {
+          201: CategorySchema,
+          ...problems('NOT_FOUND', 'CATEGORY_TOO_DEEP', 'CATEGORY_TYPE_MISMATCH', 'DUPLICATE_CATEGORY_NAME'),
+        },
+        metadata: meta('login'),
+      },
+      reorder: {
+        method: 'PUT',
+        path: '/api/account/categories/reorder',
+        summary: 'New order of one sibling group: every id of one (type, parent), each once',
+        body: ReorderBodySchema,
+        responses: { 204: c.noBody(), ...problems('INVALID_REORDER') },
+        metadata: meta('login'),
+      },
+      import: {
+        method: 'POST',
+        path: '/api/account/categories/import',
+        summary: 'Copy the default categories, keeping the hierarchy; same names are skipped',
+        body: c.noBody(),
+        responses: { 200: CategoryImportResultSchema },
+        metadata: meta('login'),
+      },
+      update: {
+        method: 'PUT',
+        path: '/api/account/categories/:id',
+        summary: 'Rename, retype or move a category (two levels only)',
+        pathParams: IdParamSchema,
+        body: UpdateCategoryRequestSchema,
+        responses: {
+          200: CategorySchema,
+          ...problems(
+            'INVALID_PARENT',
+            'CATEGORY_TOO_DEEP',
+            'CATEGORY_TYPE_MISMATCH',
+            'CATEGORY_HAS_CHILDREN',
+            'CATEGORY_IN_USE',
+            'DUPLICATE_CATEGORY_NAME',
+          ),
+        },
+        metadata: meta('login'),
+      },
+      delete: {
+        method: 'DELETE',
+        path: '/api/account/categories/:id',
+        summary: 'Delete a category (refused while it has children); its uses keep the name',
+        pathParams: IdParamSchema,
+        responses: { 204: c.noBody(), ...problems('CATEGORY_HAS_CHILDREN') },
+        metadata: meta('login'),
+      },
     },
-    create: {
-      method: 'POST',
-      path: '/api/account/categories',
-      summary: 'Create a category (goes last among its siblings)',
-      body: CreateCategoryRequestSchema,
-      responses: { 201: CategorySchema, ...errorResponses(400, 401, 404, 409, 413, 415) },
-      metadata: meta('login'),
-    },
-    reorder: {
-      method: 'PUT',
-      path: '/api/account/categories/reorder',
-      summary: 'New order of one sibling group: every id of one (type, parent), each once',
-      body: ReorderBodySchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 413, 415) },
-      metadata: meta('login'),
-    },
-    import: {
-      method: 'POST',
-      path: '/api/account/categories/import',
-      summary: 'Copy the default categories, keeping the hierarchy; same names are skipped',
-      body: c.noBody(),
-      responses: { 200: CategoryImportResultSchema, ...errorResponses(401) },
-      metadata: meta('login'),
-    },
-    update: {
-      method: 'PUT',
-      path: '/api/account/categories/:id',
-      summary: 'Rename, retype or move a category (two levels only)',
-      pathParams: IdParamSchema,
-      body: UpdateCategoryRequestSchema,
-      responses: { 200: CategorySchema, ...errorResponses(400, 401, 404, 409, 413, 415) },
-      metadata: meta('login'),
-    },
-    delete: {
-      method: 'DELETE',
-      path: '/api/account/categories/:id',
-      summary: 'Delete a category (refused while it has children); its uses keep the name',
-      pathParams: IdParamSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 409) },
-      metadata: meta('login'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
-export const tagsContract = c.router(
-  {
-    list: {
-      method: 'GET',
-      path: '/api/account/tags',
-      summary: 'Tags by sortOrder',
-      responses: { 200: TagListSchema, ...errorResponses(401, 403) },
-      metadata: meta('premium'),
+export const tagsContract = withCommonProblems(
+  c.router(
+    {
+      list: {
+        method: 'GET',
+        path: '/api/account/tags',
+        summary: 'Tags by sortOrder',
+        responses: { 200: TagListSchema },
+        metadata: meta('premium'),
+      },
+      create: {
+        method: 'POST',
+        path: '/api/account/tags',
+        summary: 'Create a tag (goes last)',
+        body: TagRequestSchema,
+        responses: { 201: TagSchema, ...problems('DUPLICATE_NAME') },
+        metadata: meta('premium'),
+      },
+      reorder: {
+        method: 'POST',
+        path: '/api/account/tags/reorder',
+        summary: 'New order of all tags',
+        body: ReorderBodySchema,
+        responses: { 204: c.noBody(), ...problems('INVALID_REORDER') },
+        metadata: meta('premium'),
+      },
+      update: {
+        method: 'PUT',
+        path: '/api/account/tags/:id',
+        summary: 'Rename a tag (entries follow)',
+        pathParams: IdParamSchema,
+        body: TagRequestSchema,
+        responses: { 200: TagSchema, ...problems('DUPLICATE_NAME') },
+        metadata: meta('premium'),
+      },
+      delete: {
+        method: 'DELETE',
+        path: '/api/account/tags/:id',
+        summary: 'Delete a tag (removed from entries)',
+        pathParams: IdParamSchema,
+        responses: { 204: c.noBody() },
+        metadata: meta('premium'),
+      },
     },
-    create: {
-      method: 'POST',
-      path: '/api/account/tags',
-      summary: 'Create a tag (goes last)',
-      body: TagRequestSchema,
-      responses: { 201: TagSchema, ...errorResponses(400, 401, 403, 409, 413, 415) },
-      metadata: meta('premium'),
-    },
-    reorder: {
-      method: 'POST',
-      path: '/api/account/tags/reorder',
-      summary: 'New order of all tags',
-      body: ReorderBodySchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404, 413, 415) },
-      metadata: meta('premium'),
-    },
-    update: {
-      method: 'PUT',
-      path: '/api/account/tags/:id',
-      summary: 'Rename a tag (entries follow)',
-      pathParams: IdParamSchema,
-      body: TagRequestSchema,
-      responses: { 200: TagSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
-      metadata: meta('premium'),
-    },
-    delete: {
-      method: 'DELETE',
-      path: '/api/account/tags/:id',
-      summary: 'Delete a tag (removed from entries)',
-      pathParams: IdParamSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
-      metadata: meta('premium'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 /** Component names of categories and tags (see schema-names.ts). */

@@ -2,12 +2,13 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
-  errorResponses,
   IdSchema,
   MonthSchema,
   meta,
   NonNegativeMoneySchema,
+  problems,
   routerOptions,
+  withCommonProblems,
   YearSchema,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
@@ -83,20 +84,22 @@ export const ChangesSchema = z.object({
 });
 export type Changes = z.infer<typeof ChangesSchema>;
 
-export const changesContract = c.router(
-  {
-    list: {
-      method: 'GET',
-      path: '/api/account/changes',
-      summary: "What changed in the caller's ledger since a cursor, deletions included",
-      description:
-        'Changes come in the order they were committed, each record at most once with its latest state; a record changed and then deleted comes as a deletion. Answers `RESYNC_REQUIRED` (409) when the cursor is older than the changes kept.',
-      query: ChangesQuerySchema,
-      responses: { 200: ChangesSchema, ...errorResponses(400, 401, 409) },
-      metadata: meta('login'),
+export const changesContract = withCommonProblems(
+  c.router(
+    {
+      list: {
+        method: 'GET',
+        path: '/api/account/changes',
+        summary: "What changed in the caller's ledger since a cursor, deletions included",
+        description:
+          'Changes come in the order they were committed, each record at most once with its latest state; a record changed and then deleted comes as a deletion. Answers `RESYNC_REQUIRED` (409) when the cursor is older than the changes kept.',
+        query: ChangesQuerySchema,
+        responses: { 200: ChangesSchema, ...problems('CURSOR_INVALID', 'RESYNC_REQUIRED') },
+        metadata: meta('login'),
+      },
     },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 /** Component names of the sync (see schema-names.ts). */

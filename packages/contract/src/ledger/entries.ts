@@ -6,7 +6,6 @@ import {
   CursorSchema,
   DateSchema,
   decimalString,
-  errorResponses,
   IdempotencyHeadersSchema,
   IdParamSchema,
   IdSchema,
@@ -18,11 +17,13 @@ import {
   PageQuerySchema,
   PositiveMoneySchema,
   paginated,
+  problems,
   QueryBooleanSchema,
   RateSchema,
   routerOptions,
   SortOrderSchema,
   uniqueArray,
+  withCommonProblems,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
 import { nonBlankText, text } from '../text.js';
@@ -265,137 +266,153 @@ export type QuickEntryList = z.infer<typeof QuickEntryListSchema>;
 // Routes
 // ---------------------------------------------------------------------------
 
-export const entriesContract = c.router(
-  {
-    list: {
-      method: 'GET',
-      path: '/api/account/entries',
-      summary: 'Entries matching the filters, newest date first',
-      description:
-        "Newest date first, then newest id. Pages by `cursor` (keyset on date and id: flat cost at any depth; send the previous page's `nextCursor`, `page` is then ignored) or by `page` (offset, at most 10,000 rows deep: deeper is 400 `OFFSET_TOO_DEEP`). Every page carries `nextCursor`. `total` (every match, pending included), `incomeTotal` and `expenseTotal` (confirmed entries only) cover the whole filter; they are computed on pages read without `cursor` and are null on pages read with it (keep the first page's values). An `accountId` that is not one of the caller's wallets is 404.",
-      query: EntryListQuerySchema,
-      responses: { 200: EntryPageSchema, ...errorResponses(400, 401, 404) },
-      metadata: meta('login'),
-    },
-    create: {
-      method: 'POST',
-      path: '/api/account/entries',
-      summary: 'Record an entry',
-      description:
-        'Send an `Idempotency-Key` so that a retry over a flaky network answers the first result instead of recording the entry twice. ' +
-        "An entry that would take the caller's amounts (entries, wallet opening balances, values and loan amounts, budgets) past 9007199254740991 in sum is 400 `AMOUNT_OUT_OF_RANGE`, as is any write of those amounts on the other routes: every balance, total and statistic then stays a JSON number that reads exactly.",
-      headers: IdempotencyHeadersSchema,
-      body: CreateEntryRequestSchema,
-      responses: { 201: EntrySchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422) },
-      metadata: meta('login'),
-    },
-    get: {
-      method: 'GET',
-      path: '/api/account/entries/:id',
-      summary: 'One entry',
-      pathParams: IdParamSchema,
-      responses: { 200: EntrySchema, ...errorResponses(400, 401, 404) },
-      metadata: meta('login'),
-    },
-    update: {
-      method: 'PUT',
-      path: '/api/account/entries/:id',
-      summary: 'Change an entry (omitted fields are kept)',
-      pathParams: IdParamSchema,
-      body: UpdateEntryRequestSchema,
-      responses: { 200: EntrySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
-      metadata: meta('login'),
-    },
-    delete: {
-      method: 'DELETE',
-      path: '/api/account/entries/:id',
-      summary: 'Delete an entry',
-      pathParams: IdParamSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
-      metadata: meta('login'),
-    },
-    parse: {
-      method: 'POST',
-      path: '/api/account/entries/parse',
-      summary: 'Parse a card message or push text; nothing is saved',
-      description:
-        'Reads a card-company SMS or app push: `{ignored: true}` for texts that report no card approval or cancellation (advertising, balance notices, one-time codes), else the fields read from it. A value the text does not show, or that cannot be read, is null.',
-      body: ParseRequestSchema,
-      responses: { 200: ParseResultSchema, ...errorResponses(400, 401, 413, 415) },
-      metadata: meta('login'),
-    },
-    notification: {
-      method: 'POST',
-      path: '/api/account/entries/notification',
-      summary: 'Create a pending expense from a card notification (duplicates create nothing)',
-      description:
-        "An approval creates a pending EXPENSE dated on the approval day (APP_TIMEZONE), on the caller's card wallet of the text's issuer (and last four digits when both are known; a single card wallet is chosen when nothing contradicts it), memo = merchant, category learned from the caller's confirmed entries. The same approval sent again, by SMS or by push, is recognised by its content (issuer, card digits, amount, approval minute, merchant) and creates nothing (200 `DUPLICATE`). A foreign amount is converted at that day's rate (503 when the exchange-rate provider cannot answer; never 1:1). A cancellation removes the approval it cancels (same card, amount and merchant, approved within the 90 days before): 200 `CANCELLED`.",
-      body: NotificationRequestSchema,
-      responses: {
-        200: NotificationSkippedSchema,
-        201: NotificationCreatedSchema,
-        ...errorResponses(400, 401, 403, 404, 413, 415, 503),
+export const entriesContract = withCommonProblems(
+  c.router(
+    {
+      list: {
+        method: 'GET',
+        path: '/api/account/entries',
+        summary: 'Entries matching the filters, newest date first',
+        description:
+          "Newest date first, then newest id. Pages by `cursor` (keyset on date and id: flat cost at any depth; send the previous page's `nextCursor`, `page` is then ignored) or by `page` (offset, at most 10,000 rows deep: deeper is 400 `OFFSET_TOO_DEEP`). Every page carries `nextCursor`. `total` (every match, pending included), `incomeTotal` and `expenseTotal` (confirmed entries only) cover the whole filter; they are computed on pages read without `cursor` and are null on pages read with it (keep the first page's values). An `accountId` that is not one of the caller's wallets is 404.",
+        query: EntryListQuerySchema,
+        responses: { 200: EntryPageSchema, ...problems('CURSOR_INVALID', 'OFFSET_TOO_DEEP', 'NOT_FOUND') },
+        metadata: meta('login'),
       },
-      metadata: meta('premium'),
+      create: {
+        method: 'POST',
+        path: '/api/account/entries',
+        summary: 'Record an entry',
+        description:
+          'Send an `Idempotency-Key` so that a retry over a flaky network answers the first result instead of recording the entry twice. ' +
+          "An entry that would take the caller's amounts (entries, wallet opening balances, values and loan amounts, budgets) past 9007199254740991 in sum is 400 `AMOUNT_OUT_OF_RANGE`, as is any write of those amounts on the other routes: every balance, total and statistic then stays a JSON number that reads exactly.",
+        headers: IdempotencyHeadersSchema,
+        body: CreateEntryRequestSchema,
+        responses: {
+          201: EntrySchema,
+          ...problems('PREMIUM_REQUIRED', 'UNKNOWN_CATEGORY', 'UNKNOWN_TAG', 'NOT_FOUND', 'AMOUNT_OUT_OF_RANGE'),
+        },
+        metadata: meta('login'),
+      },
+      get: {
+        method: 'GET',
+        path: '/api/account/entries/:id',
+        summary: 'One entry',
+        pathParams: IdParamSchema,
+        responses: { 200: EntrySchema },
+        metadata: meta('login'),
+      },
+      update: {
+        method: 'PUT',
+        path: '/api/account/entries/:id',
+        summary: 'Change an entry (omitted fields are kept)',
+        pathParams: IdParamSchema,
+        body: UpdateEntryRequestSchema,
+        responses: {
+          200: EntrySchema,
+          ...problems('PREMIUM_REQUIRED', 'UNKNOWN_CATEGORY', 'UNKNOWN_TAG', 'AMOUNT_OUT_OF_RANGE'),
+        },
+        metadata: meta('login'),
+      },
+      delete: {
+        method: 'DELETE',
+        path: '/api/account/entries/:id',
+        summary: 'Delete an entry',
+        pathParams: IdParamSchema,
+        responses: { 204: c.noBody() },
+        metadata: meta('login'),
+      },
+      parse: {
+        method: 'POST',
+        path: '/api/account/entries/parse',
+        summary: 'Parse a card message or push text; nothing is saved',
+        description:
+          'Reads a card-company SMS or app push: `{ignored: true}` for texts that report no card approval or cancellation (advertising, balance notices, one-time codes), else the fields read from it. A value the text does not show, or that cannot be read, is null.',
+        body: ParseRequestSchema,
+        responses: { 200: ParseResultSchema },
+        metadata: meta('login'),
+      },
+      notification: {
+        method: 'POST',
+        path: '/api/account/entries/notification',
+        summary: 'Create a pending expense from a card notification (duplicates create nothing)',
+        description:
+          "An approval creates a pending EXPENSE dated on the approval day (APP_TIMEZONE), on the caller's card wallet of the text's issuer (and last four digits when both are known; a single card wallet is chosen when nothing contradicts it), memo = merchant, category learned from the caller's confirmed entries. The same approval sent again, by SMS or by push, is recognised by its content (issuer, card digits, amount, approval minute, merchant) and creates nothing (200 `DUPLICATE`). A foreign amount is converted at that day's rate (503 when the exchange-rate provider cannot answer; never 1:1). A cancellation removes the approval it cancels (same card, amount and merchant, approved within the 90 days before): 200 `CANCELLED`.",
+        body: NotificationRequestSchema,
+        responses: {
+          200: NotificationSkippedSchema,
+          201: NotificationCreatedSchema,
+          ...problems(
+            'NOT_FOUND',
+            'CURRENCY_NOT_FOUND',
+            'AMOUNT_OUT_OF_RANGE',
+            'PROVIDER_NOT_CONFIGURED',
+            'PROVIDER_UNAVAILABLE',
+          ),
+        },
+        metadata: meta('premium'),
+      },
+      confirm: {
+        method: 'POST',
+        path: '/api/account/entries/:id/confirm',
+        summary: 'Confirm a pending entry (idempotent)',
+        description:
+          'The entry then counts in wallet balances, budgets and statistics, and teaches its memo and category to later notifications. Confirming a confirmed entry answers it unchanged.',
+        pathParams: IdParamSchema,
+        body: c.noBody(),
+        responses: { 200: EntrySchema },
+        metadata: meta('premium'),
+      },
+      pendingCount: {
+        method: 'GET',
+        path: '/api/account/entries/pending/count',
+        summary: 'Number of pending entries',
+        responses: { 200: PendingCountSchema },
+        metadata: meta('premium'),
+      },
     },
-    confirm: {
-      method: 'POST',
-      path: '/api/account/entries/:id/confirm',
-      summary: 'Confirm a pending entry (idempotent)',
-      description:
-        'The entry then counts in wallet balances, budgets and statistics, and teaches its memo and category to later notifications. Confirming a confirmed entry answers it unchanged.',
-      pathParams: IdParamSchema,
-      body: c.noBody(),
-      responses: { 200: EntrySchema, ...errorResponses(400, 401, 403, 404) },
-      metadata: meta('premium'),
-    },
-    pendingCount: {
-      method: 'GET',
-      path: '/api/account/entries/pending/count',
-      summary: 'Number of pending entries',
-      responses: { 200: PendingCountSchema, ...errorResponses(401, 403) },
-      metadata: meta('premium'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
-export const quickEntriesContract = c.router(
-  {
-    list: {
-      method: 'GET',
-      path: '/api/account/quick-entries',
-      summary: 'Quick-entry templates by sortOrder, then id',
-      responses: { 200: QuickEntryListSchema, ...errorResponses(401) },
-      metadata: meta('login'),
+export const quickEntriesContract = withCommonProblems(
+  c.router(
+    {
+      list: {
+        method: 'GET',
+        path: '/api/account/quick-entries',
+        summary: 'Quick-entry templates by sortOrder, then id',
+        responses: { 200: QuickEntryListSchema },
+        metadata: meta('login'),
+      },
+      create: {
+        method: 'POST',
+        path: '/api/account/quick-entries',
+        summary: 'Create a template',
+        body: CreateQuickEntryRequestSchema,
+        responses: { 201: QuickEntrySchema, ...problems('UNKNOWN_CATEGORY', 'NOT_FOUND') },
+        metadata: meta('login'),
+      },
+      update: {
+        method: 'PUT',
+        path: '/api/account/quick-entries/:id',
+        summary: 'Change a template (omitted fields are kept)',
+        pathParams: IdParamSchema,
+        body: UpdateQuickEntryRequestSchema,
+        responses: { 200: QuickEntrySchema, ...problems('UNKNOWN_CATEGORY') },
+        metadata: meta('login'),
+      },
+      delete: {
+        method: 'DELETE',
+        path: '/api/account/quick-entries/:id',
+        summary: 'Delete a template',
+        pathParams: IdParamSchema,
+        responses: { 204: c.noBody() },
+        metadata: meta('login'),
+      },
     },
-    create: {
-      method: 'POST',
-      path: '/api/account/quick-entries',
-      summary: 'Create a template',
-      body: CreateQuickEntryRequestSchema,
-      responses: { 201: QuickEntrySchema, ...errorResponses(400, 401, 404, 413, 415) },
-      metadata: meta('login'),
-    },
-    update: {
-      method: 'PUT',
-      path: '/api/account/quick-entries/:id',
-      summary: 'Change a template (omitted fields are kept)',
-      pathParams: IdParamSchema,
-      body: UpdateQuickEntryRequestSchema,
-      responses: { 200: QuickEntrySchema, ...errorResponses(400, 401, 404, 413, 415) },
-      metadata: meta('login'),
-    },
-    delete: {
-      method: 'DELETE',
-      path: '/api/account/quick-entries/:id',
-      summary: 'Delete a template',
-      pathParams: IdParamSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
-      metadata: meta('login'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 /** Component names of entries and quick entries (see schema-names.ts). */

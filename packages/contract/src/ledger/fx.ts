@@ -1,7 +1,15 @@
 /** Exchange rates (login). */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { CurrencySchema, DateSchema, decimalString, errorResponses, meta, routerOptions } from '../common.js';
+import {
+  CurrencySchema,
+  DateSchema,
+  decimalString,
+  meta,
+  problems,
+  routerOptions,
+  withCommonProblems,
+} from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
 
 const c = initContract();
@@ -20,21 +28,26 @@ export const FxRateSchema = z.object({
 });
 export type FxRate = z.infer<typeof FxRateSchema>;
 
-export const fxContract = c.router(
-  {
-    rate: {
-      method: 'GET',
-      path: '/api/fx/rate',
-      summary: 'Exchange rate between two currencies (cached per currency pair and day)',
-      description:
-        'Unknown currency (or no rate that day): 404 CURRENCY_NOT_FOUND. Provider not set up: 503 PROVIDER_NOT_CONFIGURED; ' +
-        'down, slow or over quota: 503 PROVIDER_UNAVAILABLE (never a silent 1:1 rate). A future `date`: 400.',
-      query: FxRateQuerySchema,
-      responses: { 200: FxRateSchema, ...errorResponses(400, 401, 404, 503) },
-      metadata: meta('login'),
+export const fxContract = withCommonProblems(
+  c.router(
+    {
+      rate: {
+        method: 'GET',
+        path: '/api/fx/rate',
+        summary: 'Exchange rate between two currencies (cached per currency pair and day)',
+        description:
+          'Unknown currency (or no rate that day): 404 CURRENCY_NOT_FOUND. Provider not set up: 503 PROVIDER_NOT_CONFIGURED; ' +
+          'down, slow or over quota: 503 PROVIDER_UNAVAILABLE (never a silent 1:1 rate). A future `date`: 400.',
+        query: FxRateQuerySchema,
+        responses: {
+          200: FxRateSchema,
+          ...problems('CURRENCY_NOT_FOUND', 'PROVIDER_NOT_CONFIGURED', 'PROVIDER_UNAVAILABLE'),
+        },
+        metadata: meta('login'),
+      },
     },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 /** Component names of exchange rates (see schema-names.ts). */

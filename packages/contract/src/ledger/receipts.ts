@@ -1,7 +1,7 @@
 /** Receipt text recognition (premium). */
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { errorResponses, FileFieldSchema, meta, routerOptions } from '../common.js';
+import { FileFieldSchema, meta, problems, routerOptions, withCommonProblems } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
 import { text } from '../text.js';
 
@@ -17,24 +17,36 @@ export type ReceiptRequest = z.infer<typeof ReceiptRequestSchema>;
 export const ReceiptTextSchema = z.object({ text: text().describe('Full recognized text') });
 export type ReceiptText = z.infer<typeof ReceiptTextSchema>;
 
-export const receiptsContract = c.router(
-  {
-    recognize: {
-      method: 'POST',
-      path: '/api/account/ocr/receipt',
-      summary: 'Recognize the text of a receipt image (503 when recognition is not configured)',
-      description:
-        'One multipart field `file`: a PNG, JPEG, GIF or WebP image of at most 10 MB (413 beyond), decoded in full ' +
-        '(400 `INVALID_IMAGE` otherwise). Each member has a daily number of recognitions (429 ' +
-        '`RECEIPT_QUOTA_EXCEEDED` with `Retry-After` until the next day) and a per-minute rate (429 `RATE_LIMITED`). ' +
-        '503 `PROVIDER_NOT_CONFIGURED` without a recognition key, `PROVIDER_UNAVAILABLE` when the provider fails.',
-      contentType: 'multipart/form-data',
-      body: ReceiptRequestSchema,
-      responses: { 200: ReceiptTextSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
-      metadata: meta('premium'),
+export const receiptsContract = withCommonProblems(
+  c.router(
+    {
+      recognize: {
+        method: 'POST',
+        path: '/api/account/ocr/receipt',
+        summary: 'Recognize the text of a receipt image (503 when recognition is not configured)',
+        description:
+          'One multipart field `file`: a PNG, JPEG, GIF or WebP image of at most 10 MB (413 beyond), decoded in full ' +
+          '(400 `INVALID_IMAGE` otherwise). Each member has a daily number of recognitions (429 ' +
+          '`RECEIPT_QUOTA_EXCEEDED` with `Retry-After` until the next day) and a per-minute rate (429 `RATE_LIMITED`). ' +
+          '503 `PROVIDER_NOT_CONFIGURED` without a recognition key, `PROVIDER_UNAVAILABLE` when the provider fails.',
+        contentType: 'multipart/form-data',
+        body: ReceiptRequestSchema,
+        responses: {
+          200: ReceiptTextSchema,
+          ...problems(
+            'RATE_LIMITED',
+            'RECEIPT_QUOTA_EXCEEDED',
+            'INVALID_IMAGE',
+            'IMAGE_TOO_LARGE',
+            'PROVIDER_NOT_CONFIGURED',
+            'PROVIDER_UNAVAILABLE',
+          ),
+        },
+        metadata: meta('premium'),
+      },
     },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 /** Component names of receipt recognition (see schema-names.ts). */

@@ -3,7 +3,6 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   DateSchema,
-  errorResponses,
   IdParamSchema,
   IdSchema,
   InstantSchema,
@@ -11,7 +10,9 @@ import {
   listOf,
   meta,
   PositiveMoneySchema,
+  problems,
   routerOptions,
+  withCommonProblems,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
 import { nonBlankText, text } from '../text.js';
@@ -104,42 +105,44 @@ export type Recurring = z.infer<typeof RecurringSchema>;
 export const RecurringListSchema = listOf(RecurringSchema);
 export type RecurringList = z.infer<typeof RecurringListSchema>;
 
-export const recurringsContract = c.router(
-  {
-    list: {
-      method: 'GET',
-      path: '/api/account/recurrings',
-      summary: 'Recurring transactions',
-      responses: { 200: RecurringListSchema, ...errorResponses(401) },
-      metadata: meta('login'),
+export const recurringsContract = withCommonProblems(
+  c.router(
+    {
+      list: {
+        method: 'GET',
+        path: '/api/account/recurrings',
+        summary: 'Recurring transactions',
+        responses: { 200: RecurringListSchema },
+        metadata: meta('login'),
+      },
+      create: {
+        method: 'POST',
+        path: '/api/account/recurrings',
+        summary: 'Create a recurring transaction (FREE members: 2 in total, then 400 RECURRING_LIMIT)',
+        body: CreateRecurringRequestSchema,
+        responses: { 201: RecurringSchema, ...problems('RECURRING_LIMIT', 'UNKNOWN_CATEGORY', 'NOT_FOUND') },
+        metadata: meta('login'),
+      },
+      update: {
+        method: 'PUT',
+        path: '/api/account/recurrings/:id',
+        summary: 'Change a recurring transaction (omitted fields are kept)',
+        pathParams: IdParamSchema,
+        body: UpdateRecurringRequestSchema,
+        responses: { 200: RecurringSchema, ...problems('UNKNOWN_CATEGORY') },
+        metadata: meta('login'),
+      },
+      delete: {
+        method: 'DELETE',
+        path: '/api/account/recurrings/:id',
+        summary: 'Delete a recurring transaction (entries already generated stay)',
+        pathParams: IdParamSchema,
+        responses: { 204: c.noBody() },
+        metadata: meta('login'),
+      },
     },
-    create: {
-      method: 'POST',
-      path: '/api/account/recurrings',
-      summary: 'Create a recurring transaction (FREE members: 2 in total, then 400 RECURRING_LIMIT)',
-      body: CreateRecurringRequestSchema,
-      responses: { 201: RecurringSchema, ...errorResponses(400, 401, 404, 413, 415) },
-      metadata: meta('login'),
-    },
-    update: {
-      method: 'PUT',
-      path: '/api/account/recurrings/:id',
-      summary: 'Change a recurring transaction (omitted fields are kept)',
-      pathParams: IdParamSchema,
-      body: UpdateRecurringRequestSchema,
-      responses: { 200: RecurringSchema, ...errorResponses(400, 401, 404, 413, 415) },
-      metadata: meta('login'),
-    },
-    delete: {
-      method: 'DELETE',
-      path: '/api/account/recurrings/:id',
-      summary: 'Delete a recurring transaction (entries already generated stay)',
-      pathParams: IdParamSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
-      metadata: meta('login'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 /** Component names of recurring transactions (see schema-names.ts). */

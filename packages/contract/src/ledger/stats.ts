@@ -3,7 +3,6 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   DateSchema,
-  errorResponses,
   LedgerTypeSchema,
   MoneySchema,
   MonthQuerySchema,
@@ -11,6 +10,7 @@ import {
   meta,
   NonNegativeMoneySchema,
   routerOptions,
+  withCommonProblems,
   YearQuerySchema,
   YearSchema,
 } from '../common.js';
@@ -126,42 +126,44 @@ export const TopMerchantsSchema = z.object({
 });
 export type TopMerchants = z.infer<typeof TopMerchantsSchema>;
 
-export const statsContract = c.router(
-  {
-    monthly: {
-      method: 'GET',
-      path: '/api/account/stats/monthly',
-      summary: 'Totals and per-category amounts of a month (confirmed entries; pending ones count nowhere)',
-      query: MonthlyStatsQuerySchema,
-      responses: { 200: MonthlyStatsSchema, ...errorResponses(400, 401, 403) },
-      metadata: meta('premium'),
+export const statsContract = withCommonProblems(
+  c.router(
+    {
+      monthly: {
+        method: 'GET',
+        path: '/api/account/stats/monthly',
+        summary: 'Totals and per-category amounts of a month (confirmed entries; pending ones count nowhere)',
+        query: MonthlyStatsQuerySchema,
+        responses: { 200: MonthlyStatsSchema },
+        metadata: meta('premium'),
+      },
+      yearly: {
+        method: 'GET',
+        path: '/api/account/stats/yearly',
+        summary: 'Totals of a year, per month and per category (confirmed entries)',
+        query: YearlyStatsQuerySchema,
+        responses: { 200: YearlyStatsSchema },
+        metadata: meta('premium'),
+      },
+      trend: {
+        method: 'GET',
+        path: '/api/account/stats/trend',
+        summary: 'Income and expense per month over the last months (confirmed entries)',
+        query: StatsTrendQuerySchema,
+        responses: { 200: StatsTrendSchema },
+        metadata: meta('premium'),
+      },
+      merchants: {
+        method: 'GET',
+        path: '/api/account/stats/merchants',
+        summary: 'Top merchants (entry memos) of a date range by amount (confirmed entries)',
+        query: TopMerchantsQuerySchema,
+        responses: { 200: TopMerchantsSchema },
+        metadata: meta('premium'),
+      },
     },
-    yearly: {
-      method: 'GET',
-      path: '/api/account/stats/yearly',
-      summary: 'Totals of a year, per month and per category (confirmed entries)',
-      query: YearlyStatsQuerySchema,
-      responses: { 200: YearlyStatsSchema, ...errorResponses(400, 401, 403) },
-      metadata: meta('premium'),
-    },
-    trend: {
-      method: 'GET',
-      path: '/api/account/stats/trend',
-      summary: 'Income and expense per month over the last months (confirmed entries)',
-      query: StatsTrendQuerySchema,
-      responses: { 200: StatsTrendSchema, ...errorResponses(400, 401, 403) },
-      metadata: meta('premium'),
-    },
-    merchants: {
-      method: 'GET',
-      path: '/api/account/stats/merchants',
-      summary: 'Top merchants (entry memos) of a date range by amount (confirmed entries)',
-      query: TopMerchantsQuerySchema,
-      responses: { 200: TopMerchantsSchema, ...errorResponses(400, 401, 403) },
-      metadata: meta('premium'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 /** Component names of statistics (see schema-names.ts). */

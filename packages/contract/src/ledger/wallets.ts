@@ -4,7 +4,6 @@ import { z } from 'zod';
 import {
   DateSchema,
   decimalString,
-  errorResponses,
   IdParamSchema,
   IdSchema,
   InstantSchema,
@@ -12,9 +11,11 @@ import {
   MoneySchema,
   meta,
   NonNegativeMoneySchema,
+  problems,
   ReorderBodySchema,
   routerOptions,
   SortOrderSchema,
+  withCommonProblems,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
 import { nonBlankText, text } from '../text.js';
@@ -192,73 +193,75 @@ export type NetWorthTrend = z.infer<typeof NetWorthTrendSchema>;
 // Routes
 // ---------------------------------------------------------------------------
 
-export const walletsContract = c.router(
-  {
-    list: {
-      method: 'GET',
-      path: '/api/account/wallets',
-      summary: 'Wallets by sortOrder',
-      responses: { 200: WalletListSchema, ...errorResponses(401) },
-      metadata: meta('login'),
+export const walletsContract = withCommonProblems(
+  c.router(
+    {
+      list: {
+        method: 'GET',
+        path: '/api/account/wallets',
+        summary: 'Wallets by sortOrder',
+        responses: { 200: WalletListSchema },
+        metadata: meta('login'),
+      },
+      create: {
+        method: 'POST',
+        path: '/api/account/wallets',
+        summary: 'Create a wallet (goes last; FREE members have a per-type limit: 400 WALLET_LIMIT)',
+        body: CreateWalletRequestSchema,
+        responses: { 201: WalletSchema, ...problems('WALLET_LIMIT', 'DUPLICATE_NAME', 'AMOUNT_OUT_OF_RANGE') },
+        metadata: meta('login'),
+      },
+      reorder: {
+        method: 'PUT',
+        path: '/api/account/wallets/reorder',
+        summary: 'New order of all wallets',
+        body: ReorderBodySchema,
+        responses: { 204: c.noBody(), ...problems('INVALID_REORDER') },
+        metadata: meta('login'),
+      },
+      get: {
+        method: 'GET',
+        path: '/api/account/wallets/:id',
+        summary: 'One wallet',
+        pathParams: IdParamSchema,
+        responses: { 200: WalletSchema },
+        metadata: meta('login'),
+      },
+      update: {
+        method: 'PUT',
+        path: '/api/account/wallets/:id',
+        summary: 'Change a wallet (omitted fields are kept)',
+        pathParams: IdParamSchema,
+        body: UpdateWalletRequestSchema,
+        responses: { 200: WalletSchema, ...problems('WALLET_LIMIT', 'DUPLICATE_NAME', 'AMOUNT_OUT_OF_RANGE') },
+        metadata: meta('login'),
+      },
+      delete: {
+        method: 'DELETE',
+        path: '/api/account/wallets/:id',
+        summary: 'Delete a wallet (its entries keep no wallet)',
+        pathParams: IdParamSchema,
+        responses: { 204: c.noBody() },
+        metadata: meta('login'),
+      },
+      netWorth: {
+        method: 'GET',
+        path: '/api/account/networth',
+        summary: 'Current assets, liabilities and net worth',
+        responses: { 200: NetWorthSchema },
+        metadata: meta('login'),
+      },
+      netWorthTrend: {
+        method: 'GET',
+        path: '/api/account/networth/trend',
+        summary: 'Net worth trend: monthly by default, weekly with unit=WEEK (default 13 weeks)',
+        query: NetWorthTrendQuerySchema,
+        responses: { 200: NetWorthTrendSchema },
+        metadata: meta('login'),
+      },
     },
-    create: {
-      method: 'POST',
-      path: '/api/account/wallets',
-      summary: 'Create a wallet (goes last; FREE members have a per-type limit: 400 WALLET_LIMIT)',
-      body: CreateWalletRequestSchema,
-      responses: { 201: WalletSchema, ...errorResponses(400, 401, 409, 413, 415) },
-      metadata: meta('login'),
-    },
-    reorder: {
-      method: 'PUT',
-      path: '/api/account/wallets/reorder',
-      summary: 'New order of all wallets',
-      body: ReorderBodySchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404, 413, 415) },
-      metadata: meta('login'),
-    },
-    get: {
-      method: 'GET',
-      path: '/api/account/wallets/:id',
-      summary: 'One wallet',
-      pathParams: IdParamSchema,
-      responses: { 200: WalletSchema, ...errorResponses(400, 401, 404) },
-      metadata: meta('login'),
-    },
-    update: {
-      method: 'PUT',
-      path: '/api/account/wallets/:id',
-      summary: 'Change a wallet (omitted fields are kept)',
-      pathParams: IdParamSchema,
-      body: UpdateWalletRequestSchema,
-      responses: { 200: WalletSchema, ...errorResponses(400, 401, 404, 409, 413, 415) },
-      metadata: meta('login'),
-    },
-    delete: {
-      method: 'DELETE',
-      path: '/api/account/wallets/:id',
-      summary: 'Delete a wallet (its entries keep no wallet)',
-      pathParams: IdParamSchema,
-      responses: { 204: c.noBody(), ...errorResponses(400, 401, 404) },
-      metadata: meta('login'),
-    },
-    netWorth: {
-      method: 'GET',
-      path: '/api/account/networth',
-      summary: 'Current assets, liabilities and net worth',
-      responses: { 200: NetWorthSchema, ...errorResponses(401) },
-      metadata: meta('login'),
-    },
-    netWorthTrend: {
-      method: 'GET',
-      path: '/api/account/networth/trend',
-      summary: 'Net worth trend: monthly by default, weekly with unit=WEEK (default 13 weeks)',
-      query: NetWorthTrendQuerySchema,
-      responses: { 200: NetWorthTrendSchema, ...errorResponses(400, 401) },
-      metadata: meta('login'),
-    },
-  },
-  routerOptions,
+    routerOptions,
+  ),
 );
 
 /** Component names of wallets and net worth (see schema-names.ts). */
