@@ -125,9 +125,7 @@ async function startApi(config: ChildConfig, redis: RedisTarget): Promise<Fastif
     DATABASE_POOL_SIZE: String(config.poolSize),
     ...redisVariables(redis),
     REDIS_KEY_PREFIX: config.redisKeyPrefix,
-    // A server saturated on purpose sits near 100 % event-loop utilisation; shedding at 98 % would
-    // measure 503s instead of the work. The delay and heap limits stay as deployed.
-    OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: '0',
+    // Shedding as deployed (FS2): event-loop delay and heap; utilisation is off by default in production too.
   });
   return buildApp(env);
 }
@@ -149,6 +147,22 @@ function inject(server: FastifyInstance, request: HttpRequest) {
   });
 }
 
+/** Start-up work can hold a fresh api's event loop past the shedding limit (FS2): a shed login is retried. */
+const SHED_LOGIN_RETRIES = 10;
+
+async function loginOf(api: FastifyInstance, email: string) {
+  for (let attempt = 0; ; attempt += 1) {
+    const login = await inject(api, {
+      method: 'POST',
+      path: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: BENCH_PASSWORD }),
+    });
+    if (login.statusCode !== 503 || attempt === SHED_LOGIN_RETRIES) return login;
+    await sleep(1000);
+  }
+}
+
 function setupFor(side: Side, size: number): RowSetup {
   return {
     size,
@@ -156,12 +170,7 @@ function setupFor(side: Side, size: number): RowSetup {
     async bearer(email) {
       const known = side.sessions.get(email);
       if (known) return known;
-      const login = await inject(side.api, {
-        method: 'POST',
-        path: '/api/auth/login',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password: BENCH_PASSWORD }),
-      });
+      const login = await loginOf(side.api, email);
       if (login.statusCode !== 200) throw new Error(`login as ${email} failed: ${login.statusCode} ${login.body}`);
       const headers = { authorization: `Bearer ${login.json().token}` };
       side.sessions.set(email, headers);
