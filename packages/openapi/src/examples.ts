@@ -137,7 +137,9 @@ class ExampleBuilder {
   }
 
   private resolved(schema: Schema): Schema {
-    const ref = (schema.$ref ?? (schema.allOf as Schema[] | undefined)?.[0]?.$ref) as string | undefined;
+    // A reference used with a description sits in `allOf`, a nullable one first in `anyOf` (C21, C42).
+    const wrapped = ['allOf', 'anyOf', 'oneOf'].map((key) => (schema[key] as Schema[] | undefined)?.[0]?.$ref);
+    const ref = [schema.$ref, ...wrapped].find((candidate): candidate is string => typeof candidate === 'string');
     return ref ? (this.components[ref.slice(REF_PREFIX.length)] ?? schema) : schema;
   }
 
