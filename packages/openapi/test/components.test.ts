@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ComponentCollector, type JsonSchema, withSchemaMarkers } from '../src/components.js';
 import { buildOpenApiDocument } from '../src/index.js';
-import { components, doc, operations, opFor, type Schema, successSchema } from './document.js';
+import { components, doc, operations, opFor, type Schema, successSchema, withoutExamples } from './document.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -37,7 +37,7 @@ describe('named schemas', () => {
       type: 'array',
       items: ref('AdminMember'),
     });
-    expect(JSON.stringify(doc.paths)).not.toContain('"idpOnePicture"');
+    expect(JSON.stringify(withoutExamples(doc.paths))).not.toContain('"idpOnePicture"');
   });
 
   it('keep their own name when two share a shape', () => {
