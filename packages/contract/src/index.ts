@@ -24,8 +24,8 @@ export * from './problem-code-descriptions.js';
 
 /**
  * Every endpoint of the API. Paths are complete (`/api/...`); every route carries
- * `metadata.auth`; status codes are strict; every route may answer 500 and 503 with a problem
- * (each area router is built with `routerOptions`).
+ * `metadata.auth`; status codes are strict; each problem status lists the codes the route can answer
+ * (`problems(...)` plus the codes of its kind, added by `withCommonProblems`: decision C32).
  */
 export const contract: {
   auth: typeof authContract;
