@@ -597,8 +597,6 @@ const SYNCED = {
     columns: 'id member_id year month amount created_at updated_at',
   },
 } as const;
-const ENTRY_COLUMNS =
-  'id member_id account_id type amount entry_date memo category currency original_amount: exchange_rate: installment_months pending notif_key recurring_id occurrence_date created_at updated_at';
 
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
@@ -611,19 +609,36 @@ function jsonObjectOf(columns: string): string {
   return `json_build_object(${pairs.join(', ')})`;
 }
 
-const ENTRY_JSON = jsonObjectOf(ENTRY_COLUMNS);
+/** entry.view.ts `entryResponseJson`: the entry `r` as the contract's `Entry`, written by the database. */
+const isoInstant = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const ENTRY_RESPONSE_JSON = `json_build_object('id', "r"."id", 'type', "r"."type",
+    'amount', "r"."amount", 'date', "r"."entry_date",
+    'memo', "r"."memo", 'category', "r"."category",
+    'accountId', "r"."account_id",
+    'tags', array(select t.name from "entry_tag" et join "tag" t on t.member_id = et.member_id and t.id = et.tag_id
+                   where et.member_id = "r"."member_id" and et.entry_id = "r"."id"
+                   order by t.sort_order, t.id),
+    'currency', "r"."currency",
+    'originalAmount', trim_scale("r"."original_amount")::text,
+    'exchangeRate', trim_scale("r"."exchange_rate")::text,
+    'installmentMonths', "r"."installment_months", 'pending', "r"."pending",
+    'notifKey', "r"."notif_key", 'recurringId', "r"."recurring_id",
+    'createdAt', ${isoInstant('"r"."created_at"')}, 'updatedAt', ${isoInstant('"r"."updated_at"')})`;
 const RECORD_JSON = Object.fromEntries(
   Object.entries(SYNCED).map(([key, { columns }]) => [key, jsonObjectOf(columns)]),
 );
 
-/** changes.service.ts `feedSql`: the page from (member_id, seq), every record looked up by its key, as JSON. */
+/**
+ * changes.service.ts `feedSql`: the page from (member_id, seq), every record looked up by its key, as JSON;
+ * entries as the text of their answer (decision L35).
+ */
 function feedText(firstSync: boolean): string {
   const tombstones = firstSync ? 'and not deleted' : '';
   const records = Object.entries(SYNCED).map(
     ([key, { table }], index) => `(select coalesce(json_agg(${RECORD_JSON[key]} order by p.seq), '[]')
     from page p cross join lateral (
-      select * from "${table}" k where k.member_id = $${9 + 2 * index} and k.id = p.entity_id limit 1) r
-    where p.entity = $${10 + 2 * index} and not p.deleted) as "${key}"`,
+      select * from "${table}" k where k.member_id = $${7 + 2 * index} and k.id = p.entity_id limit 1) r
+    where p.entity = $${8 + 2 * index} and not p.deleted) as "${key}"`,
   );
   return `
       with changes as (
@@ -640,16 +655,10 @@ function feedText(firstSync: boolean): string {
         (select max(seq) from page) as last_seq,
         (select coalesce(json_agg(json_build_object('entity', entity, 'id', entity_id) order by seq), '[]')
           from page where deleted) as deleted,
-        (select coalesce(json_agg(json_build_object('row', ${ENTRY_JSON}, 'tagIds',
-      array(select et.tag_id from "entry_tag" et where et.member_id = r.member_id and et.entry_id = r.id))
-      order by p.seq), '[]')
+        (select coalesce(json_agg(${ENTRY_RESPONSE_JSON} order by p.seq), '[]')::text
     from page p cross join lateral (
       select * from "account_entry" k where k.member_id = $6 and k.id = p.entity_id limit 1) r
     where p.entity = 'entry' and not p.deleted) as entries,
-        (select coalesce(json_agg(json_build_array(t.id, t.name) order by t.sort_order, t.id), '[]') from "tag" t
-          where t.member_id = $7 and t.id in (
-            select et.tag_id from page p join "entry_tag" et on et.member_id = $8 and et.entry_id = p.entity_id
-             where p.entity = 'entry' and not p.deleted)) as tag_names,
         ${records.join(', ')}`;
 }
 const FEED_TEXT = { first: feedText(true), next: feedText(false) };
@@ -661,29 +670,15 @@ interface FeedRow {
   fetched: number;
   last_seq: string | null;
   deleted: { entity: string; id: number }[];
-  entries: { row: Json; tagIds: number[] }[];
-  tag_names: [number, string][];
+  /** `Entry[]` as JSON text, sent as it is. */
+  entries: string;
   [records: string]: unknown;
 }
 
 function readFeed(sql: Sql, memberId: number, since: number | null, limit: number) {
-  const params: (number | string)[] = [memberId, since ?? 0, limit + 1, limit, memberId, memberId, memberId, memberId];
+  const params: (number | string)[] = [memberId, since ?? 0, limit + 1, limit, memberId, memberId];
   for (const { entity } of Object.values(SYNCED)) params.push(memberId, entity);
   return sql.unsafe<FeedRow[]>(since === null ? FEED_TEXT.first : FEED_TEXT.next, params, { prepare: true });
-}
-
-/** The entries with their tag names in the member's tag order. */
-function entriesOf(feed: FeedRow) {
-  const order = new Map(feed.tag_names.map(([id, name], index) => [id, { name, index }]));
-  return feed.entries.map(({ row, tagIds }) =>
-    entryResponse(
-      { ...(row as unknown as EntryFields), date: row.entryDate as string },
-      tagIds
-        .flatMap((id) => order.get(id) ?? [])
-        .sort((a, b) => a.index - b.index)
-        .map(({ name }) => name),
-    ),
-  );
 }
 
 /** recurrings.service.ts `nextDateOf`. */
@@ -702,12 +697,11 @@ function nextDateOf(row: Json, day: string): string | null {
   return nextOccurrence(rule, settledUpTo > day ? settledUpTo : day);
 }
 
-/** Each record as its route renders it (sync-renderers.ts); the records' JSON money arrives as numbers. */
+/** Each record but entries as its route renders it (sync-renderers.ts); the records' JSON money arrives as numbers. */
 function renderChanged(feed: FeedRow) {
   const records = (key: keyof typeof SYNCED) => (feed[key] as Json[] | null) ?? [];
   const day = localDate(new Date(), API_TIME_ZONE);
   return {
-    entries: entriesOf(feed),
     wallets: records('wallets').map((row) => ({
       id: row.id,
       name: row.name,
@@ -792,7 +786,7 @@ function renderChanged(feed: FeedRow) {
   };
 }
 
-/** The feed after the cursor: the api's one statement of keyed reads, rendered per domain; a cursor out of range → 409. */
+/** The feed after the cursor: the api's one statement of keyed reads, rendered per domain (entries by the database); a cursor out of range → 409. */
 export const changesBaseline = (deps: BaselineDeps) =>
   guarded(deps, 'login', (memberId, query, reply) =>
     answer(reply, async () => {
@@ -804,11 +798,9 @@ export const changesBaseline = (deps: BaselineDeps) =>
         throw new Problem(409, 'RESYNC_REQUIRED');
       }
       const hasMore = feed!.fetched > limit;
-      return {
-        cursor: encodeCursor([hasMore ? Number(feed!.last_seq) : Math.max(current, since ?? 0)]),
-        hasMore,
-        changed: renderChanged(feed!),
-        deleted: feed!.deleted,
-      };
+      const cursor = encodeCursor([hasMore ? Number(feed!.last_seq) : Math.max(current, since ?? 0)]);
+      // routes.ts `changesJson`: the entries' text spliced in as the statement wrote it.
+      reply.type('application/json; charset=utf-8');
+      return `{"cursor":${JSON.stringify(cursor)},"hasMore":${hasMore},"changed":{"entries":${feed!.entries},${JSON.stringify(renderChanged(feed!)).slice(1)},"deleted":${JSON.stringify(feed!.deleted)}}`;
     }),
   );

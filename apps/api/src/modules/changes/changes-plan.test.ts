@@ -47,7 +47,7 @@ async function seedEntries(app: FastifyInstance, memberId: number, count: number
 const PAGE = 300;
 
 describe('delta sync plan (EXPLAIN on seeded data)', () => {
-  test('the page is read from (member_id, seq) and each live entry by its key, also when the member holds most of the table', async ({
+  test('the page is read from (member_id, seq), each live entry and each of its tags by its key, also when the member holds most of the table', async ({
     app,
     premium,
     other,
@@ -56,7 +56,10 @@ describe('delta sync plan (EXPLAIN on seeded data)', () => {
     // trusting statistics would rather scan the member's whole range than look 300 keys up.
     await seedEntries(app, premium.id, 4_000);
     await seedEntries(app, other.id, 1_000);
-    await app.db.execute(sql`analyze account_entry, entry_tag, ledger_change, member_change_counter`);
+    // Tags of the whole service: naming an entry's tags must look each one up, never scan the table.
+    await app.db.execute(sql`
+      insert into tag (member_id, name, sort_order) select ${other.id}, 'tag ' || g, g from generate_series(1, 3000) g`);
+    await app.db.execute(sql`analyze account_entry, entry_tag, tag, ledger_change, member_change_counter`);
     const [counter] = await app.db
       .select({ seq: memberChangeCounter.seq })
       .from(memberChangeCounter)
@@ -80,10 +83,14 @@ describe('delta sync plan (EXPLAIN on seeded data)', () => {
     expect(lookup!['Index Cond']).toMatch(/id = /);
     expect(lookup!['Actual Loops']).toBe(PAGE);
     expect(lookup!['Actual Rows']).toBe(1);
-    // Tag ids come from entry_tag's key, never a scan of it; no aggregate (no sort) runs once per entry.
+    // An entry's tags from entry_tag's key, their names from tag's key (decision L35); no aggregate runs per entry.
     const tagReads = nodes.filter((node) => node['Relation Name'] === 'entry_tag');
     expect(tagReads.length).toBeGreaterThan(0);
     for (const read of tagReads) expect(read['Index Name']).toBe('entry_tag_pk');
+    // (The page's changed tags are read by the same key.)
+    const nameReads = nodes.filter((node) => node['Relation Name'] === 'tag');
+    expect(nameReads.length).toBeGreaterThan(0);
+    for (const read of nameReads) expect([read['Node Type'], read['Index Name']]).toEqual(['Index Scan', 'tag_pk']);
     expect(nodes.filter((node) => node['Node Type'] === 'Aggregate' && (node['Actual Loops'] ?? 1) > 1)).toEqual([]);
   });
 

@@ -1,7 +1,6 @@
 import type { Changes, SyncEntity } from '@nestegg/contract';
 import {
   type Account,
-  type AccountEntry,
   account,
   accountEntry,
   type Budget,
@@ -13,7 +12,6 @@ import {
   type Category,
   category,
   type Database,
-  entryTag,
   type QuickEntry,
   quickEntry,
   type Recurring,
@@ -26,18 +24,15 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { ConflictError } from '../../lib/errors.js';
 import { jsonObjectOf, rowFromJson } from '../../lib/json-rows.js';
+import { entryResponseJson } from '../entries/entry.view.js';
 
 type Changed = Changes['changed'];
 
-/** An entry row with its tag names, as the entry view renders it. */
-export interface EntryWithTags {
-  row: AccountEntry;
-  tags: string[];
-}
-
-/** Each domain's own response view, wired in the composition root (the feed renders records as their routes do). */
+/**
+ * Each domain's own response view, wired in the composition root (the feed renders records as their routes do).
+ * Entries are rendered by the statement itself (`entryResponseJson`, decision L35).
+ */
 export interface SyncRenderers {
-  entries(rows: EntryWithTags[]): Changed['entries'];
   wallets(rows: Account[]): Changed['wallets'];
   categories(rows: Category[]): Changed['categories'];
   tags(rows: Tag[]): Changed['tags'];
@@ -79,49 +74,53 @@ interface FeedRow extends Record<string, unknown> {
   /** bigint: postgres.js hands it over as a string. */
   last_seq: string | null;
   deleted: { entity: SyncEntity; id: number }[];
-  /** Each live entry with its tag ids, unordered. */
-  entries: { row: Record<string, unknown>; tagIds: number[] }[];
-  /** `[id, name]` of the tags the page's entries carry, in the member's tag order. */
-  tag_names: [number, string][];
+  /** The live entries as the contract's `Entry[]`, JSON text (not parsed: it is sent as it is). */
+  entries: string;
+}
+
+/** An answer of the feed whose `changed.entries` travel apart, as the JSON text the statement wrote. */
+export interface ChangesPage {
+  /** The answer with `changed.entries` empty. */
+  head: Changes;
+  /** `changed.entries`: a JSON array of `Entry`, rendered by the database as the entry routes render entries. */
+  entriesJson: string;
 }
 
 /**
- * Delta sync (decisions L3, L34): the member's changes after a cursor, in commit order, each record once with
- * its latest state, deletions as tombstones. One statement of keyed reads whose cost follows the page, not
+ * Delta sync (decisions L3, L34, L35): the member's changes after a cursor, in commit order, each record once
+ * with its latest state, deletions as tombstones. One statement of keyed reads whose cost follows the page, not
  * the ledger: the page from `(member_id, seq)`, then each changed record by its key `(member_id, id)` in a
- * lateral `limit 1` lookup (a plan the statistics cannot turn into a range scan), records as JSON so the api
- * parses one value per kind; an entry's tags travel as ids (no sorted aggregate per entry) and their names
- * once, in the member's tag order.
+ * lateral `limit 1` lookup (a plan the statistics cannot turn into a range scan). Entries, most of a page, come
+ * as the JSON text of their answer, which the api sends without parsing it; the other records as JSON rows
+ * rendered by their domain's view.
  */
 export class ChangesService {
   constructor(private readonly deps: ChangesDeps) {}
 
-  async since(request: ChangesRequest): Promise<Changes> {
+  async since(request: ChangesRequest): Promise<ChangesPage> {
     const since = request.since === undefined ? null : decodeCursor(request.since, ['number'] as const)[0];
     const [feed] = await this.deps.db.execute<FeedRow>(feedSql(request.memberId, since, request.limit));
     const current = feed!.counter?.seq ?? 0;
     if (since !== null && (since > current || since < (feed!.counter?.prunedSeq ?? 0))) throw resyncRequired();
     const hasMore = feed!.fetched > request.limit;
     return {
-      cursor: encodeCursor([hasMore ? Number(feed!.last_seq) : Math.max(current, since ?? 0)]),
-      hasMore,
-      changed: this.render(feed!),
-      deleted: feed!.deleted,
+      head: {
+        cursor: encodeCursor([hasMore ? Number(feed!.last_seq) : Math.max(current, since ?? 0)]),
+        hasMore,
+        changed: this.render(feed!),
+        deleted: feed!.deleted,
+      },
+      entriesJson: feed!.entries,
     };
   }
 
+  /** The records other than entries, each by its domain's view; `entries` left empty. */
   private render(feed: FeedRow): Changed {
     const { render } = this.deps;
-    const order = new Map(feed.tag_names.map(([id, name], index) => [id, { name, index }]));
     const records = <K extends RecordKey>(key: K) =>
       ((feed[key] as Record<string, unknown>[]) ?? []).map((json) => rowFromJson(RECORD_TABLES[key].table, json));
     return {
-      entries: render.entries(
-        feed.entries.map(({ row, tagIds }) => ({
-          row: rowFromJson(accountEntry, row) as AccountEntry,
-          tags: tagNamesOf(tagIds, order),
-        })),
-      ),
+      entries: [],
       wallets: render.wallets(records('wallets') as Account[]),
       categories: render.categories(records('categories') as Category[]),
       tags: render.tags(records('tags') as Tag[]),
@@ -134,20 +133,10 @@ export class ChangesService {
   }
 }
 
-/** An entry's tag names in the member's tag order (a tag deleted meanwhile is left out: its entries are logged again). */
-function tagNamesOf(tagIds: number[], order: Map<number, { name: string; index: number }>): string[] {
-  return tagIds
-    .flatMap((id) => {
-      const known = order.get(id);
-      return known ? [known] : [];
-    })
-    .sort((a, b) => a.index - b.index)
-    .map(({ name }) => name);
-}
-
 /**
  * The feed statement: the counter; up to `limit + 1` changes after `since` from `(member_id, seq)`; the page's
- * tombstones; each kind's live records, every one looked up by its primary key `(member_id, id)`.
+ * tombstones; each kind's live records, every one looked up by its primary key `(member_id, id)`; entries as
+ * the text of their answer.
  */
 export function feedSql(memberId: number, since: number | null, limit: number): SQL {
   // A first sync needs no tombstones: the client has nothing to delete.
@@ -171,10 +160,6 @@ export function feedSql(memberId: number, since: number | null, limit: number): 
         (select coalesce(json_agg(json_build_object('entity', entity, 'id', entity_id) order by seq), '[]')
           from page where deleted) as deleted,
         ${changedEntries(memberId)} as entries,
-        (select coalesce(json_agg(json_build_array(t.id, t.name) order by t.sort_order, t.id), '[]') from ${tag} t
-          where t.member_id = ${memberId} and t.id in (
-            select et.tag_id from page p join ${entryTag} et on et.member_id = ${memberId} and et.entry_id = p.entity_id
-             where p.entity = 'entry' and not p.deleted)) as tag_names,
         ${sql.join(recordColumns, sql`, `)}`;
 }
 
@@ -186,11 +171,12 @@ function changedRecords(memberId: number, entity: SyncEntity, table: PgTable): S
     where p.entity = ${entity} and not p.deleted)`;
 }
 
-/** The page's live entries, each looked up by its key, with its tag ids from `entry_tag`'s key (unordered). */
+/**
+ * The page's live entries, each looked up by its key, as the JSON text of `Entry[]` in page order (text, so
+ * the driver hands it over unparsed).
+ */
 function changedEntries(memberId: number): SQL {
-  return sql`(select coalesce(json_agg(json_build_object('row', ${jsonObjectOf(accountEntry, 'r')}, 'tagIds',
-      array(select et.tag_id from ${entryTag} et where et.member_id = r.member_id and et.entry_id = r.id))
-      order by p.seq), '[]')
+  return sql`(select coalesce(json_agg(${entryResponseJson('r')} order by p.seq), '[]')::text
     from page p cross join lateral (
       select * from ${accountEntry} k where k.member_id = ${memberId} and k.id = p.entity_id limit 1) r
     where p.entity = 'entry' and not p.deleted)`;

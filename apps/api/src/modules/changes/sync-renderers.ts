@@ -1,7 +1,6 @@
 import { localDate } from '@nestegg/domain';
 import type { Clock } from '../../infrastructure.js';
 import { toBudgetIncomeRecord, toBudgetRecord, toOnetimeBudgetRecord } from '../budgets/budget.view.js';
-import { toEntryResponse } from '../entries/entry.view.js';
 import { toQuickEntryResponse } from '../quick-entries/quick-entry.view.js';
 import { toRecurring } from '../recurrings/recurrings.service.js';
 import type { AccountNumberCipher } from '../wallets/account-numbers.js';
@@ -15,10 +14,9 @@ export interface SyncRendererDeps {
   timeZone: string;
 }
 
-/** Each domain's own view, so the delta-sync feed sends records exactly as their routes do. */
+/** Each domain's own view, so the delta-sync feed sends records exactly as their routes do (entries: L35). */
 export function syncRenderers({ accountNumbers, clock, timeZone }: SyncRendererDeps): SyncRenderers {
   return {
-    entries: (rows) => rows.map(({ row, tags }) => toEntryResponse(row, tags)),
     wallets: (rows) => rows.map((row) => toWallet(row, accountNumbers)),
     categories: (rows) =>
       rows.map(({ id, name, type, parentId, sortOrder }) => ({ id, name, type, parentId, sortOrder })),
