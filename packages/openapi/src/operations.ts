@@ -90,13 +90,23 @@ const PREMIUM_FORBIDDEN = 'Not allowed: PREMIUM_REQUIRED (the caller is on the F
 const describeStatus = (status: string, auth: AuthLevel, fallback: string): string =>
   status === '403' && auth === 'premium' ? PREMIUM_FORBIDDEN : (statusText[status] ?? fallback);
 
+const problemReferences = new WeakMap<ComponentCollector, JsonSchema>();
+/** `$ref` to the `Problem` component, generated once per document. */
+const problemReference = (collector: ComponentCollector): JsonSchema => {
+  const known = problemReferences.get(collector);
+  if (known) return known;
+  const reference = collector.refs(generateSchema(ProblemSchema, true) as JsonSchema, 'output');
+  problemReferences.set(collector, reference);
+  return reference;
+};
+
 /**
  * A problem response: the `Problem` component with `code` narrowed to the codes the route declares for the status
  * (decision C32), so a generated client's switch over them needs only those cases.
  */
 const problemOf = (route: AppRoute, status: string, collector: ComponentCollector): JsonSchema => ({
   allOf: [
-    collector.refs(generateSchema(ProblemSchema, true) as JsonSchema, 'output'),
+    problemReference(collector),
     { required: ['code'], properties: { code: { type: 'string', enum: declaredProblemCodes(route, Number(status)) } } },
   ],
 });
@@ -108,11 +118,10 @@ const mapResponse = (status: string, response: Response, route: AppRoute, collec
   const headers = headersByStatus[status];
   if (headers) mapped.headers = headers;
   if (json?.schema) {
-    const schema = collector.refs(json.schema, 'output');
     if (Number(status) >= 400)
       mapped.content = { [PROBLEM_MEDIA_TYPE]: { schema: problemOf(route, status, collector) } };
     else if (binaryResponse) mapped.content = { [binaryResponse]: { schema: BINARY } };
-    else mapped.content = { 'application/json': { ...json, schema } };
+    else mapped.content = { 'application/json': { ...json, schema: collector.refs(json.schema, 'output') } };
   }
   return mapped;
 };
