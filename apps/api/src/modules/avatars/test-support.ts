@@ -3,7 +3,7 @@ import { member } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
 import { registerOwnedResource } from '../../test/ownership/registry.js';
 import { pictureDataUrl } from '../posts/board-fixtures.js';
-import { avatarKeyOf } from './author.view.js';
+import { avatarKeyOf } from './avatar-key.js';
 
 registerOwnedResource({
   name: 'member picture',

@@ -3,8 +3,8 @@ import { comment, commentVote, type Database, member, post } from '@nestegg/db';
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
-import { assertOffsetAllowed, isHot, pageOf } from '../posts/board-sql.js';
-import type { Viewer } from '../posts/viewer.js';
+import { assertOffsetAllowed, isHot, pageOf } from '../board-kernel/board-sql.js';
+import type { Viewer } from '../board-kernel/viewer.js';
 import { type CommentRow, commentColumns, toComment } from './comment.view.js';
 
 const p = sql.placeholder;

@@ -1,7 +1,7 @@
 import type { BoardCategory, Comment, MyComment, VoteDirection } from '@nestegg/contract';
 import { comment, commentVote } from '@nestegg/db';
-import { type AuthorRow, authorColumns, toAuthor } from '../avatars/author.view.js';
-import { isHot } from '../posts/board-sql.js';
+import { type AuthorRow, authorColumns, toAuthor } from '../board-kernel/author.view.js';
+import { isHot } from '../board-kernel/board-sql.js';
 
 /** The columns of a comment as the board shows it: the comment, its author and the caller's vote. */
 export const commentColumns = {

@@ -10,11 +10,12 @@ import { comment, commentVote, type Database, member, post, type Transaction } f
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
-import { recordContentDeletion } from '../moderation/content-deletion.js';
+import { assertOffsetAllowed, pageOf } from '../board-kernel/board-sql.js';
+import { lockTargetRow } from '../board-kernel/board-target.js';
+import { recordContentDeletion } from '../board-kernel/content-deletion.js';
+import type { Viewer, Writer } from '../board-kernel/viewer.js';
 import { DailyCaps, PointReason, type PointsService } from '../points/points.service.js';
-import { assertOffsetAllowed, pageOf } from '../posts/board-sql.js';
 import { WRITING_POINTS } from '../posts/posts.service.js';
-import type { Viewer, Writer } from '../posts/viewer.js';
 import { containsSpam } from '../spam/spam-filter.js';
 import { type CommentRow, commentColumns, type MyCommentRow, toComment, toMyComment } from './comment.view.js';
 import { CommentList } from './comment-list.js';
@@ -29,19 +30,14 @@ export interface CommentsDeps {
 const p = sql.placeholder;
 
 /** A comment and whether its post is blocked, locked for the rest of the transaction. */
-async function lockedComment(tx: Transaction, id: number) {
-  const [row] = await tx
-    .select({
-      memberId: comment.memberId,
-      blocked: comment.blocked,
-      blockReason: comment.blockReason,
-      postBlocked: post.blocked,
-    })
-    .from(comment)
-    .innerJoin(post, eq(post.id, comment.postId))
-    .where(eq(comment.id, id))
-    .for('update', { of: comment });
-  return row;
+function lockedComment(tx: Transaction, id: number) {
+  const columns = {
+    memberId: comment.memberId,
+    blocked: comment.blocked,
+    blockReason: comment.blockReason,
+    postBlocked: post.blocked,
+  };
+  return lockTargetRow(tx, 'COMMENT', id, columns, 'update');
 }
 
 function notYours(): ForbiddenError {

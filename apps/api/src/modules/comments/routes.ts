@@ -1,8 +1,8 @@
 import { BOARD_EDITS_PER_MINUTE, COMMENTS_PER_MINUTE, contract } from '@nestegg/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerContractRouter } from '../../lib/contract-router.js';
+import { viewerOf, writerOf } from '../board-kernel/viewer.js';
 import { memberKey } from '../posts/routes.js';
-import { viewerOf, writerOf } from '../posts/viewer.js';
 
 /**
  * Comments (`/api/board/posts/:id/comments`, `/api/board/comments/:id`, `/api/board/my/comments`). Writing

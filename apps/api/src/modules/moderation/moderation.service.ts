@@ -9,7 +9,8 @@ import { type Database, member, moderationEvent, report, type Transaction } from
 import { and, count, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Clock } from '../../infrastructure.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
-import { type BoardActor, type LockedTarget, lockReadableTarget, targetTable } from '../votes/board-target.js';
+import { type LockedTarget, lockReadableTarget, targetTable } from '../board-kernel/board-target.js';
+import type { Writer } from '../board-kernel/viewer.js';
 import { reportHistory } from './report-history.js';
 import { ReportList } from './report-list.js';
 
@@ -46,7 +47,7 @@ export class ModerationService {
   }
 
   /** Files the actor's report; the target is blocked when its counted open reports reach the threshold. */
-  async report(actor: BoardActor, type: ReportTargetType, targetId: number, reason: string): Promise<void> {
+  async report(actor: Writer, type: ReportTargetType, targetId: number, reason: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       const target = await lockReadableTarget(tx, type, targetId, actor);
       if (target.authorId === actor.memberId) {

@@ -2,8 +2,8 @@ import type { ModerationEvent, ReportHistory, ReportHistoryQuery, ReportRecord }
 import { type Database, member, moderationEvent, report } from '@nestegg/db';
 import { and, count, desc, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { type AuthorRow, toAuthor } from '../avatars/author.view.js';
-import { assertOffsetAllowed } from '../posts/board-sql.js';
+import { type AuthorRow, toAuthor } from '../board-kernel/author.view.js';
+import { assertOffsetAllowed } from '../board-kernel/board-sql.js';
 
 /** Events listed with a history (a target sees a handful: blocks and dismissals). */
 const EVENTS_SHOWN = 50;

@@ -1,8 +1,8 @@
 import type { ReportedItem, ReportedItemPage, ReportTargetType } from '@nestegg/contract';
 import { comment, type Database, member, post, report } from '@nestegg/db';
 import { type SQL, sql } from 'drizzle-orm';
-import { toAuthor } from '../avatars/author.view.js';
-import { assertOffsetAllowed } from '../posts/board-sql.js';
+import { toAuthor } from '../board-kernel/author.view.js';
+import { assertOffsetAllowed } from '../board-kernel/board-sql.js';
 
 const REASONS_SHOWN = 10;
 const EXCERPT_LENGTH = 200;

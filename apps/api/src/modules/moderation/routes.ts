@@ -2,7 +2,7 @@ import { contract, REPORTS_PER_HOUR } from '@nestegg/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerContractRouter } from '../../lib/contract-router.js';
 import { sessionOf } from '../../lib/session.js';
-import { boardActorOf } from '../votes/routes.js';
+import { writerOf } from '../board-kernel/viewer.js';
 
 /** Reports (`/api/board/…/report`) and the admin's review of them (`/api/board/reports…`). */
 export default async function moderationModule(app: FastifyInstance): Promise<void> {
@@ -21,14 +21,14 @@ export default async function moderationModule(app: FastifyInstance): Promise<vo
       reportPost: {
         hooks: { onRequest: reportLimit },
         handler: async ({ params, body, request }) => {
-          await moderation.report(boardActorOf(request), 'POST', params.id, body.reason);
+          await moderation.report(writerOf(request), 'POST', params.id, body.reason);
           return { status: 204, body: undefined };
         },
       },
       reportComment: {
         hooks: { onRequest: reportLimit },
         handler: async ({ params, body, request }) => {
-          await moderation.report(boardActorOf(request), 'COMMENT', params.id, body.reason);
+          await moderation.report(writerOf(request), 'COMMENT', params.id, body.reason);
           return { status: 204, body: undefined };
         },
       },

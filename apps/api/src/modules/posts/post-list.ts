@@ -1,19 +1,11 @@
-import {
-  boardCategories,
-  HOT_MIN_UP_VOTES,
-  HOT_POSTS_MAX,
-  HOT_WINDOW_HOURS,
-  MAX_ID,
-  type PostListQuery,
-  type PostPage,
-} from '@nestegg/contract';
+import { boardCategories, HOT_POSTS_MAX, MAX_ID, type PostListQuery, type PostPage } from '@nestegg/contract';
 import { boardPostCount, type Database, member, post, postTag, postVote } from '@nestegg/db';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { BadRequestError } from '../../lib/errors.js';
-import { assertOffsetAllowed, pageOf } from './board-sql.js';
+import { assertOffsetAllowed, isHot, pageOf } from '../board-kernel/board-sql.js';
+import type { Viewer } from '../board-kernel/viewer.js';
 import { type PostSummaryRow, postSummaryColumns, toPostSummary } from './post.view.js';
-import type { Viewer } from './viewer.js';
 
 const p = sql.placeholder;
 
@@ -76,8 +68,7 @@ function total(shape: Shape): SQL<number> {
 /** Up to three hot posts of the filter, most up-voted first (the partial index holds only candidates). */
 function hotConditions(shape: Shape): SQL | undefined {
   return and(
-    sql.raw(`"post"."up_count" >= ${HOT_MIN_UP_VOTES}`),
-    sql.raw(`"post"."created_at" > now() - interval '${HOT_WINDOW_HOURS} hours'`),
+    isHot('"post"'),
     shape.admin ? undefined : eq(post.blocked, false),
     shape.board ? sql`${post.category} = ${p('category')}::board_category` : undefined,
     shape.tag ? sql`${post.tags} @> array[${p('tag')}::text]` : undefined,

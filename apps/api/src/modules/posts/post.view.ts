@@ -1,8 +1,8 @@
 import type { Author, PostDetail, PostSummary, VoteDirection } from '@nestegg/contract';
 import { member, post, postVote } from '@nestegg/db';
 import { type SQL, sql } from 'drizzle-orm';
-import { type AuthorRow, authorColumns, toAuthor } from '../avatars/author.view.js';
-import { isHot } from './board-sql.js';
+import { type AuthorRow, authorColumns, toAuthor } from '../board-kernel/author.view.js';
+import { isHot } from '../board-kernel/board-sql.js';
 
 /** The columns of a post in a list: the post, its author (never the picture itself) and the caller's vote. */
 export const postSummaryColumns = {

@@ -14,10 +14,12 @@ import { type Database, member, post, postVote, type Transaction } from '@nesteg
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
-import { recordPostDeletion } from '../moderation/content-deletion.js';
+import { assertOffsetAllowed, pageOf } from '../board-kernel/board-sql.js';
+import { lockTargetRow } from '../board-kernel/board-target.js';
+import { recordPostDeletion } from '../board-kernel/content-deletion.js';
+import type { Viewer, Writer } from '../board-kernel/viewer.js';
 import { DailyCaps, PointReason, type PointsService } from '../points/points.service.js';
 import { containsSpam } from '../spam/spam-filter.js';
-import { assertOffsetAllowed, pageOf } from './board-sql.js';
 import { assertBoardTags } from './board-tags.js';
 import {
   type PostDetailRow,
@@ -28,7 +30,6 @@ import {
   toPostSummary,
 } from './post.view.js';
 import { PostList } from './post-list.js';
-import type { Viewer, Writer } from './viewer.js';
 
 export interface PostsDeps {
   db: Database;
@@ -43,21 +44,17 @@ export const WRITING_POINTS = 10;
 const p = sql.placeholder;
 
 /** The stored post a write checks its rules against, locked for the rest of the transaction. */
-async function lockedPost(tx: Transaction, id: number) {
-  const [row] = await tx
-    .select({
-      memberId: post.memberId,
-      category: post.category,
-      title: post.title,
-      body: post.body,
-      tags: post.tags,
-      blocked: post.blocked,
-      blockReason: post.blockReason,
-    })
-    .from(post)
-    .where(eq(post.id, id))
-    .for('update');
-  return row;
+function lockedPost(tx: Transaction, id: number) {
+  const columns = {
+    memberId: post.memberId,
+    category: post.category,
+    title: post.title,
+    body: post.body,
+    tags: post.tags,
+    blocked: post.blocked,
+    blockReason: post.blockReason,
+  };
+  return lockTargetRow(tx, 'POST', id, columns, 'update');
 }
 
 /** A cursor of "my posts": the last id shown. */

@@ -1,7 +1,7 @@
 import { BOARD_EDITS_PER_MINUTE, contract, POSTS_PER_MINUTE } from '@nestegg/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerContractRouter } from '../../lib/contract-router.js';
-import { viewerOf, writerOf } from './viewer.js';
+import { viewerOf, writerOf } from '../board-kernel/viewer.js';
 
 /** The per-member limit key of a kind of board write (the guard has run: writes need a session). */
 export const memberKey = (kind: string) => (request: FastifyRequest) =>

@@ -1,14 +1,7 @@
 import { contract, VOTES_PER_MINUTE } from '@nestegg/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { registerContractRouter } from '../../lib/contract-router.js';
-import { sessionOf } from '../../lib/session.js';
-import type { BoardActor } from './board-target.js';
-
-/** The caller as an actor on board content. */
-export function boardActorOf(request: FastifyRequest): BoardActor {
-  const session = sessionOf(request);
-  return { memberId: session.memberId, isAdmin: session.role === 'ADMIN' };
-}
+import { writerOf } from '../board-kernel/viewer.js';
 
 /** Votes on posts and comments, and a post's recommenders (`/api/board/…/vote`, `…/recommenders`). */
 export default async function votesModule(app: FastifyInstance): Promise<void> {
@@ -28,19 +21,19 @@ export default async function votesModule(app: FastifyInstance): Promise<void> {
         hooks: { onRequest: voteLimit },
         handler: async ({ params, body, request }) => ({
           status: 200,
-          body: await votes.vote(boardActorOf(request), 'POST', params.id, body.direction),
+          body: await votes.vote(writerOf(request), 'POST', params.id, body.direction),
         }),
       },
       voteComment: {
         hooks: { onRequest: voteLimit },
         handler: async ({ params, body, request }) => ({
           status: 200,
-          body: await votes.vote(boardActorOf(request), 'COMMENT', params.id, body.direction),
+          body: await votes.vote(writerOf(request), 'COMMENT', params.id, body.direction),
         }),
       },
       listRecommenders: async ({ params, query, request }) => ({
         status: 200,
-        body: await votes.recommenders(boardActorOf(request), params.id, query),
+        body: await votes.recommenders(writerOf(request), params.id, query),
       }),
     },
   );

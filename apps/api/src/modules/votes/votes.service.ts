@@ -12,9 +12,10 @@ import { and, desc, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
-import { authorColumns, toAuthor } from '../avatars/author.view.js';
+import { authorColumns, toAuthor } from '../board-kernel/author.view.js';
+import { lockReadableTarget } from '../board-kernel/board-target.js';
+import type { Writer } from '../board-kernel/viewer.js';
 import type { PointsService } from '../points/points.service.js';
-import { type BoardActor, lockReadableTarget } from './board-target.js';
 import { type Ballot, settleVotePoints } from './vote-points.js';
 
 /** Where the votes of a kind of target live, and the counters they keep. */
@@ -54,7 +55,7 @@ export class VotesService {
   }
 
   /** Toggles the actor's vote; answers the counts after it and the actor's vote now. */
-  vote(actor: BoardActor, type: ReportTargetType, targetId: number, direction: VoteDirection): Promise<VoteResult> {
+  vote(actor: Writer, type: ReportTargetType, targetId: number, direction: VoteDirection): Promise<VoteResult> {
     return this.deps.db.transaction(async (tx) => {
       const target = await lockReadableTarget(tx, type, targetId, actor);
       if (target.authorId === actor.memberId) {
@@ -79,7 +80,7 @@ export class VotesService {
    * The post's up-voters, newest vote first, by offset or keyset cursor. Two statements in parallel (the
    * post, whose up count is the total, and the page); a post the actor cannot read is 404.
    */
-  async recommenders(actor: BoardActor, postId: number, query: RecommenderQuery): Promise<RecommenderPage> {
+  async recommenders(actor: Writer, postId: number, query: RecommenderQuery): Promise<RecommenderPage> {
     const { size } = query;
     const queries = this.recommenderQueries;
     const after = query.cursor === undefined ? undefined : positionOf(query.cursor);

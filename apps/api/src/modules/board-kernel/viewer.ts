@@ -8,7 +8,7 @@ export interface Viewer {
   isAdmin: boolean;
 }
 
-/** A signed-in viewer (a writer). */
+/** A signed-in viewer: who writes, votes or reports (admins also reach blocked content). */
 export interface Writer extends Viewer {
   memberId: number;
 }

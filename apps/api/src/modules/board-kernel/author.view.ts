@@ -1,5 +1,6 @@
 import type { Author } from '@nestegg/contract';
 import { member } from '@nestegg/db';
+import { avatarKeyOf } from '../avatars/avatar-key.js';
 
 /**
  * The member columns an author needs: never the picture itself (a data URL of up to ~700 KB), only its
@@ -18,9 +19,6 @@ export interface AuthorRow {
   profileImageHash: string | null;
   idponePicture: string | null;
 }
-
-/** The path key of a member's picture: the member and the picture's hash, so a new picture has a new URL. */
-export const avatarKeyOf = (memberId: number, hash: string): string => `${memberId}-${hash}`;
 
 /** The absolute avatar URL: the member's own picture (served by us) first, else the identity provider one picture. */
 export function avatarUrlOf(row: AuthorRow, publicUrl: string): string | null {
