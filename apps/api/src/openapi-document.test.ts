@@ -31,7 +31,7 @@ const ALLOWED_PER_OPERATION_AGAIN = 2;
  * Forbidden requests per operation, drawn evenly over its fields: the full share for the least privileged role
  * the operation is for (validation does not depend on the caller), a few for the others to show it does not.
  */
-const FORBIDDEN_PER_OPERATION = { first: 20, others: 2 };
+const FORBIDDEN_PER_OPERATION = { first: 16, others: 2 };
 
 type Role = 'member' | 'premium' | 'admin';
 
@@ -42,7 +42,8 @@ type Role = 'member' | 'premium' | 'admin';
 const MESSAGE_LIMITS: Array<{ operations: RegExp; message: RegExp; rule: string }> = [
   {
     operations: /^(POST|PUT) \/api\/account\/entries(\/\{id\})?$/,
-    message: /^(only with currency|required with currency|only for expenses)$/,
+    message:
+      /^(only with currency|required with currency|only for expenses|currency, originalAmount and exchangeRate are set together or not at all|instalments \(2\.\.24\) are for EXPENSE entries only|only for an expense on a \w+ wallet)$/,
     rule: 'between fields: originalAmount and exchangeRate come with currency, and only with it; installments only on expenses',
   },
   {
@@ -55,6 +56,26 @@ const MESSAGE_LIMITS: Array<{ operations: RegExp; message: RegExp; rule: string 
     operations: /^(POST|PUT) \/api\/account\/(recurrings|budgets\/onetime)(\/\{id\})?$|^POST \/api\/account\/restore$/,
     message: /^before startDate$/,
     rule: 'between fields: endDate not before startDate',
+  },
+  {
+    operations: /^GET /,
+    message: /^from is after to$/,
+    rule: 'between fields: from not after to',
+  },
+  {
+    operations: /^POST \/api\/account\/budgets\/copy$/,
+    message: /^source and target month must differ$/,
+    rule: 'between fields: the source and target months differ',
+  },
+  {
+    operations: /^GET \/api\/fx\/rate$/,
+    message: /^a future day has no rate$/,
+    rule: "stored state: today's date (a rate of a future day)",
+  },
+  {
+    operations: /^PUT \/api\/account\/holdings\/\{id\}$/,
+    message: /^trades of this holding have fractional prices, which local currency has not$/,
+    rule: "stored state: the holding's trades decide whether its currency may be local",
   },
   {
     operations: /^(POST|PUT) \/api\/account\/trades(\/\{id\})?$/,
@@ -84,8 +105,20 @@ const LIMIT_CODES: Record<string, string> = {
   // Between fields.
   OFFSET_TOO_DEEP: 'between fields: page × size past 10,000 rows (take the cursor)',
   INVALID_BACKUP: 'between fields: a backup refers to its own accounts, categories and tags by name',
+  EMPTY_BACKUP: 'between fields: a backup holds at least one record in one of its lists',
   // On stored state.
   UNKNOWN_CATEGORY: "stored state: the category named must be one of the member's",
+  UNKNOWN_TAG: "stored state: the tags named must be the member's",
+  CATEGORY_TOO_DEEP: 'stored state: the parent category is itself a sub-category',
+  CATEGORY_TYPE_MISMATCH: "stored state: the parent category's type",
+  INVALID_PARENT: 'stored state: the parent category must be one of the member’s',
+  WALLET_LIMIT: "stored state: a FREE member's number of wallets",
+  RECURRING_LIMIT: "stored state: a FREE member's number of recurring transactions",
+  INVALID_PASSWORD: 'stored state: the password on record',
+  INVALID_CURRENT_PASSWORD: 'stored state: the password on record',
+  PASSWORD_UNCHANGED: 'stored state: the new password is the one on record',
+  INVALID_PURCHASE: "stored state: the store's record of the purchase",
+  PRODUCT_MISMATCH: "stored state: the store's record of the purchase",
   UNKNOWN_BOARD_TAG: 'stored state: the tag must be one of the board’s tag groups',
   INVALID_REORDER: "stored state: the ids must be exactly the member's rows",
   OWN_CONTENT: "stored state: one's own post or comment cannot be voted on or reported",
@@ -95,6 +128,8 @@ const LIMIT_CODES: Record<string, string> = {
   // On content the document carries as an opaque string.
   CURSOR_INVALID: 'content: a cursor is a token the server minted',
   INVALID_IMAGE: 'content: the data URL must decode to an image',
+  IMAGE_TOO_LARGE: "content: the decoded image's size",
+  WEAK_PASSWORD: "content: a password's estimated strength (against the member's own name and e-mail too)",
 };
 
 /** Refusals of allowed values by what the server holds (ownership, plan, role, uniqueness, limits, credentials)
@@ -182,7 +217,8 @@ class RoleRun {
       }
     }
     const member = `${op.path}/{id}`;
-    if (op.method === 'GET' && response.statusCode === 200 && member in this.documentPaths()) {
+    const json = String(response.headers['content-type']).startsWith('application/json');
+    if (op.method === 'GET' && response.statusCode === 200 && json && member in this.documentPaths()) {
       if (op.path === '/api/admin/members') return;
       const body = response.json() as unknown;
       const items = Array.isArray(body) ? body : ((body as { items?: unknown[] }).items ?? []);
