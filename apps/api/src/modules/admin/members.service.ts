@@ -18,6 +18,7 @@ import { and, desc, eq, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
+import { likeContains } from '../../lib/sql-like.js';
 import type { AccountDeletion } from '../auth/account-deletion.js';
 import { type MemberSummaryRow, toAdminMember } from '../auth/member.view.js';
 import { assertStrongPassword } from '../auth/password-strength.js';
@@ -49,11 +50,6 @@ const adminMemberColumns = {
   idponePicture: member.idponePicture,
   createdAt: member.createdAt,
 };
-
-/** `%`, `_` and the escape character itself match literally (PostgreSQL's default LIKE escape is `\`). */
-export function likeContains(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Member admin rule: an admin cannot change or delete their own account through these operations. */
 function refuseSelf(actorId: number, memberId: number): void {

@@ -7,8 +7,8 @@ import { PasswordHasher } from '../auth/passwords.js';
 
 const hasher = new PasswordHasher();
 
+import { likeContains } from '../../lib/sql-like.js';
 import { hashToken, sessionCacheKeys } from '../auth/session.store.js';
-import { likeContains } from './members.service.js';
 
 const app = useTestApp();
 

@@ -4,7 +4,7 @@ import { and, eq, gte, ilike, lte, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
-import { likeContains } from '../admin/members.service.js';
+import { likeContains } from '../../lib/sql-like.js';
 import { entryOrder, entryWithTagsColumns, toEntryResponse } from './entry.view.js';
 
 /** The optional filters of the list, in the order their presence is written into a statement's key. */
