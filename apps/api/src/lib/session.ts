@@ -1,3 +1,4 @@
+import type { MemberPlan, MemberRole } from '@nestegg/db';
 import type { FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../modules/auth/session.store.js';
 import { UnauthenticatedError } from './errors.js';
@@ -6,4 +7,9 @@ import { UnauthenticatedError } from './errors.js';
 export function sessionOf(request: Pick<FastifyRequest, 'session'>): ActiveSession {
   if (!request.session) throw new UnauthenticatedError();
   return request.session;
+}
+
+/** PREMIUM members and admins: premium routes and features are theirs, the FREE limits are not. */
+export function isPremiumOrAdmin(member: { plan: MemberPlan; role: MemberRole }): boolean {
+  return member.plan === 'PREMIUM' || member.role === 'ADMIN';
 }

@@ -3,6 +3,7 @@ import type { AppRoute } from '@ts-rest/core';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, PremiumRequiredError, UnauthenticatedError } from '../lib/errors.js';
+import { isPremiumOrAdmin } from '../lib/session.js';
 import type { ActiveSession } from '../modules/auth/session.store.js';
 
 declare module 'fastify' {
@@ -35,7 +36,7 @@ export function enforceAuthLevel(level: AuthLevel, session: ActiveSession | null
   if (level === 'admin' && session.role !== 'ADMIN') {
     throw new ForbiddenError('ADMIN_REQUIRED', 'This operation is for administrators.');
   }
-  if (level === 'premium' && session.plan !== 'PREMIUM' && session.role !== 'ADMIN') {
+  if (level === 'premium' && !isPremiumOrAdmin(session)) {
     throw new PremiumRequiredError();
   }
 }

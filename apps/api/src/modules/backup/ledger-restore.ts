@@ -5,8 +5,7 @@
  */
 import type { DbOrTx } from '@nestegg/db';
 import { type SQL, sql } from 'drizzle-orm';
-import { lockMemberCategories } from '../categories/categories.service.js';
-import { lockWalletSet } from '../wallets/wallet-rules.js';
+import { lockMemberLedger } from '../../lib/locks.js';
 import type { EntriesPlanned, HeadPlan, PlannedWallet } from './restore-plan.js';
 
 /** Where a restore places budgets and the expected income, and the day of manual values and loan terms. */
@@ -28,11 +27,6 @@ export type RestoreStage =
   | 'expectedIncome'
   | 'quickEntries';
 
-/** Same keys as the tag writes (`tags.service.ts`) and the FREE recurring limit (`recurrings.service.ts`). */
-const lockTags = (memberId: number) => sql`select pg_advisory_xact_lock(hashtext('nestegg.tag'), ${memberId}::int)`;
-const lockRecurringLimit = (memberId: number) =>
-  sql`select pg_advisory_xact_lock(${0x52_45_43}::int, ${memberId}::int)`;
-
 /**
  * Keeps every other write of the member out until the restore commits. The per-member advisory locks the
  * writers take come first, in an order no writer reverses (a FREE recurring creation takes its limit lock
@@ -41,10 +35,7 @@ const lockRecurringLimit = (memberId: number) =>
  * occurrence, each waits and then finds its row gone instead of surviving the restore half attached.
  */
 export async function lockLedger(tx: DbOrTx, memberId: number): Promise<void> {
-  await tx.execute(lockRecurringLimit(memberId));
-  await lockWalletSet(tx, memberId);
-  await tx.execute(lockTags(memberId));
-  await lockMemberCategories(tx, memberId);
+  await lockMemberLedger(tx, memberId);
   for (const table of ['account', 'tag', 'recurring', 'investment_holding']) {
     await tx.execute(sql`select id from ${sql.identifier(table)} where member_id = ${memberId} order by id for update`);
   }

@@ -2,6 +2,7 @@ import type { ImageUploadResponse } from '@nestegg/contract';
 import { boardImage, type Database, type DbOrTx } from '@nestegg/db';
 import { eq, sql } from 'drizzle-orm';
 import { AppError } from '../../lib/errors.js';
+import { lockBoardImageUploads } from '../../lib/locks.js';
 import { boardImageToStore } from './board-image.js';
 
 /** What a member may upload in any 24 hours. */
@@ -91,7 +92,7 @@ export class BoardImagesService {
   async upload(memberId: number, untrusted: Buffer): Promise<ImageUploadResponse> {
     const image = await boardImageToStore(untrusted);
     const id = await this.deps.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('nestegg.board-image'), ${memberId}::int)`);
+      await lockBoardImageUploads(tx, memberId);
       this.assertWithin(await usageOf(tx, memberId), image.bytes.length);
       const [row] = await tx
         .insert(boardImage)

@@ -8,8 +8,8 @@ import type {
 import type { DbOrTx } from '@nestegg/db';
 import { type SQL, sql } from 'drizzle-orm';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { shareMemberCategories } from '../../lib/locks.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
-import { shareMemberCategories } from '../categories/categories.service.js';
 import { type MonthSpan, monthSpan } from '../statistics/calendar.js';
 import { countedCategoryNames, isExpenseCategory, monthExpensesByCategory } from './spent.js';
 

@@ -2,8 +2,8 @@ import type { CreateOnetimeBudgetRequest, OnetimeBudget, UpdateOnetimeBudgetRequ
 import type { DbOrTx } from '@nestegg/db';
 import { type SQL, sql } from 'drizzle-orm';
 import { type AppError, NotFoundError, ValidationFailedError } from '../../lib/errors.js';
+import { shareMemberCategories } from '../../lib/locks.js';
 import { AmountOutOfRangeError, isAmountOutOfRange, pgErrorCode } from '../../lib/pg-error.js';
-import { shareMemberCategories } from '../categories/categories.service.js';
 import { unknownExpenseCategory } from './monthly-budgets.js';
 import { isExpenseCategory, onetimeSpent } from './spent.js';
 

@@ -9,19 +9,20 @@ import {
   type ParseResult,
   type PendingCount,
 } from '@nestegg/contract';
-import { account, accountEntry, cardCancellation, type Database, type DbOrTx } from '@nestegg/db';
+import { accountEntry, cardCancellation, type Database, type DbOrTx } from '@nestegg/db';
 import { addDays, localDate } from '@nestegg/domain';
-import { and, count, desc, eq, gte, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../infrastructure.js';
 import { NotFoundError } from '../../lib/errors.js';
-import { shareMemberCategories } from '../categories/categories.service.js';
+import { shareMemberCategories } from '../../lib/locks.js';
 import { withConstraintErrors } from '../entries/constraint-errors.js';
 import { entryWithTagsColumns, toEntryResponse } from '../entries/entry.view.js';
 import { MonthCompleteBonus } from '../entries/month-complete.js';
 import type { ExchangeRatesService } from '../exchange-rates/exchange-rates.service.js';
 import type { PointsService } from '../points/points.service.js';
 import type { AccountNumberCipher } from '../wallets/account-numbers.js';
+import { INSTALMENT_WALLET_TYPE, memberWalletsOfTypes } from '../wallets/card-wallets.js';
 import { learnedCategory } from './category-learning.js';
 import { convertedAmount, LOCAL_CURRENCY, storableOriginalAmount, storedRate } from './local-amount.js';
 import { type NotificationKeys, notificationKeys } from './notification-key.js';
@@ -48,8 +49,6 @@ export interface CardNotificationsDeps {
 
 /** A cancellation looks for its approval among entries dated this many days before it, and its own day. */
 export const CANCELLATION_WINDOW_DAYS = 90;
-/** Instalments need a credit card (decision L8). */
-const INSTALMENT_WALLET_TYPE = 'CARD';
 
 export type NotificationResult = NotificationCreated | NotificationSkipped;
 
@@ -192,24 +191,7 @@ export class CardNotificationsService {
 
   /** The member's card wallets, and the wallet the device chose (404 when it is not the member's). */
   private async walletsOf(memberId: number, chosenId: number | undefined): Promise<MatchableWallet[]> {
-    const rows = await this.deps.db
-      .select({
-        id: account.id,
-        type: account.type,
-        name: account.name,
-        cardCompany: account.cardCompany,
-        accountNumber: account.accountNumber,
-      })
-      .from(account)
-      .where(
-        and(
-          eq(account.memberId, memberId),
-          or(
-            inArray(account.type, [...CARD_WALLET_TYPES]),
-            chosenId === undefined ? undefined : eq(account.id, chosenId),
-          ),
-        ),
-      );
+    const rows = await memberWalletsOfTypes(this.deps.db, memberId, CARD_WALLET_TYPES, chosenId);
     if (chosenId !== undefined && !rows.some((row) => row.id === chosenId)) throw new NotFoundError('wallet');
     return rows.map((row) => ({
       id: row.id,

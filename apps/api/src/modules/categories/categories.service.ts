@@ -10,6 +10,7 @@ import { category, type Database, type DbOrTx } from '@nestegg/db';
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import { lockMemberCategories } from '../../lib/locks.js';
 import { importDefaultCategories } from './category-import.js';
 import {
   assertNotOwnParent,
@@ -45,19 +46,6 @@ const categoryInUse = () =>
     'CATEGORY_IN_USE',
     'Entries, recurrings, quick entries or budgets use this category (or a sub-category): its type cannot change.',
   );
-
-/** Serializes the member's category writes until the transaction ends. */
-export async function lockMemberCategories(tx: DbOrTx, memberId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('nestegg.category'), ${memberId}::int)`);
-}
-
-/**
- * Taken by writes that name a category (entries, recurrings, quick entries, budgets) before they check the
- * name: a rename then either sees their row and renames it, or has committed before they check.
- */
-export async function shareMemberCategories(tx: DbOrTx, memberId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock_shared(hashtext('nestegg.category'), ${memberId}::int)`);
-}
 
 const ownedBy = (memberId: number, id: number): SQL => and(eq(category.memberId, memberId), eq(category.id, id))!;
 

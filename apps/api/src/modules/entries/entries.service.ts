@@ -4,7 +4,7 @@ import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../infrastructure.js';
 import { NotFoundError, PremiumRequiredError } from '../../lib/errors.js';
-import { shareMemberCategories } from '../categories/categories.service.js';
+import { shareMemberCategories } from '../../lib/locks.js';
 import type { PointsService } from '../points/points.service.js';
 import { withConstraintErrors } from './constraint-errors.js';
 import { type EntryWithTags, entryWithTagsColumns, tagNamesInOrder, toEntryResponse } from './entry.view.js';

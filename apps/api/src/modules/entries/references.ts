@@ -1,7 +1,8 @@
 import { type AccountType, account, category, type DbOrTx, tag } from '@nestegg/db';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { AppError, BadRequestError, NotFoundError, ValidationFailedError } from '../../lib/errors.js';
-import { shareMemberCategories } from '../categories/categories.service.js';
+import { shareMemberCategories } from '../../lib/locks.js';
+import { INSTALMENT_WALLET_TYPE } from '../wallets/card-wallets.js';
 
 type LedgerType = 'INCOME' | 'EXPENSE';
 
@@ -23,9 +24,6 @@ export interface ResolvedReferences {
   walletType: AccountType | null | undefined;
   tags: ResolvedTag[];
 }
-
-/** The wallet type able to carry instalments (a credit card; a check card debits at once). */
-export const INSTALMENT_WALLET_TYPE: AccountType = 'CARD';
 
 function lookups(memberId: number, refs: References): Record<string, SQL> {
   const columns: Record<string, SQL> = {};

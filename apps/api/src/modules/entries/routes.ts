@@ -1,13 +1,13 @@
 import { contract } from '@nestegg/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerContractRouter } from '../../lib/contract-router.js';
-import { sessionOf } from '../../lib/session.js';
+import { isPremiumOrAdmin, sessionOf } from '../../lib/session.js';
 import type { EntryActor } from './entries.service.js';
 
 /** The caller as a writer of entries: tags are for PREMIUM members and admins. */
 function actorOf(request: FastifyRequest): EntryActor {
   const session = sessionOf(request);
-  return { memberId: session.memberId, mayUseTags: session.plan === 'PREMIUM' || session.role === 'ADMIN' };
+  return { memberId: session.memberId, mayUseTags: isPremiumOrAdmin(session) };
 }
 
 /**

@@ -5,6 +5,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../infrastructure.js';
 import { ServiceUnavailableError, ValidationFailedError } from '../../lib/errors.js';
+import { lockExchangeRate } from '../../lib/locks.js';
 import {
   CurrencyNotFoundError,
   ExchangeRateProvider,
@@ -89,7 +90,7 @@ export class ExchangeRatesService {
       throw new ServiceUnavailableError('PROVIDER_NOT_CONFIGURED', 'Exchange rates are not set up on this server.');
     }
     return this.deps.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`fx:${from}/${to}/${day}`}, 0))`);
+      await lockExchangeRate(tx, from, to, day);
       const [cached] = await this.readRate(tx, from, to, day);
       if (cached) return cached.rate;
       const rates = isToday ? new Map([[to, await provider.latest(from, to)]]) : await provider.history(from, day);

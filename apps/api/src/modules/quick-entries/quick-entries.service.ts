@@ -3,7 +3,7 @@ import { SORT_ORDER_MAX } from '@nestegg/contract';
 import { type Database, type DbOrTx, quickEntry } from '@nestegg/db';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { NotFoundError } from '../../lib/errors.js';
-import { shareMemberCategories } from '../categories/categories.service.js';
+import { shareMemberCategories } from '../../lib/locks.js';
 import { withConstraintErrors } from '../entries/constraint-errors.js';
 import { resolveReferences } from '../entries/references.js';
 import { toQuickEntryResponse } from './quick-entry.view.js';

@@ -16,8 +16,9 @@ import { addDays, type CalendarDate, completeSchedule, localDate, nextOccurrence
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../infrastructure.js';
 import { BadRequestError, NotFoundError, ValidationFailedError } from '../../lib/errors.js';
+import { lockRecurringLimit, shareMemberCategories } from '../../lib/locks.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../lib/pg-error.js';
-import { shareMemberCategories } from '../categories/categories.service.js';
+import { isPremiumOrAdmin } from '../../lib/session.js';
 import { resolveReferences } from '../entries/references.js';
 
 export interface RecurringsDeps {
@@ -33,9 +34,6 @@ export interface RecurringCaller {
   plan: MemberPlan;
   role: MemberRole;
 }
-
-/** First key of the advisory lock that serialises one member's recurring creations (the second is the member id). */
-const RECURRING_LIMIT_LOCK = 0x52_45_43; // "REC"
 
 const SCHEDULE_KEYS = ['frequency', 'dayOfMonth', 'dayOfWeek', 'monthOfYear', 'startDate'] as const;
 
@@ -217,8 +215,8 @@ export class RecurringsService {
 
   /** FREE members keep at most 2: counted under a per-member lock, so parallel creations cannot both pass. */
   private async assertBelowLimit(tx: DbOrTx, caller: RecurringCaller): Promise<void> {
-    if (caller.plan !== 'FREE' || caller.role === 'ADMIN') return;
-    await tx.execute(sql`select pg_advisory_xact_lock(${RECURRING_LIMIT_LOCK}::int, ${caller.memberId}::int)`);
+    if (isPremiumOrAdmin(caller)) return;
+    await lockRecurringLimit(tx, caller.memberId);
     const [held] = await tx.select({ count: count() }).from(recurring).where(eq(recurring.memberId, caller.memberId));
     if ((held?.count ?? 0) >= FREE_RECURRING_LIMIT) {
       throw new BadRequestError(

@@ -10,6 +10,7 @@ import {
 import { boardTag, type Database, type DbOrTx, tagCategory } from '@nestegg/db';
 import { asc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { AppError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { lockBoardTags } from '../../lib/locks.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 import { invalidReorder } from '../categories/category-tree.js';
 import { idsWithOrdinality, intArray } from '../categories/sort-order.js';
@@ -200,7 +201,7 @@ export class TagGroupsService {
   private async write<T>(onDuplicate: () => AppError, work: (tx: DbOrTx) => Promise<T>): Promise<T> {
     try {
       return await this.deps.db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('nestegg.board-tags'))`);
+        await lockBoardTags(tx);
         return work(tx);
       });
     } catch (error) {

@@ -3,6 +3,7 @@ import { SORT_ORDER_MAX } from '@nestegg/contract';
 import { type Database, type DbOrTx, tag } from '@nestegg/db';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { AppError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { lockMemberTags } from '../../lib/locks.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 import { invalidReorder } from '../categories/category-tree.js';
 import { idsWithOrdinality, intArray } from '../categories/sort-order.js';
@@ -114,7 +115,7 @@ export class TagsService {
   private write<T>(memberId: number, work: (tx: DbOrTx) => Promise<T>): Promise<T> {
     return mapDuplicateName(() =>
       this.deps.db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('nestegg.tag'), ${memberId}::int)`);
+        await lockMemberTags(tx, memberId);
         return work(tx);
       }),
     );

@@ -1,13 +1,13 @@
 import { contract } from '@nestegg/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerContractRouter } from '../../lib/contract-router.js';
-import { sessionOf } from '../../lib/session.js';
+import { isPremiumOrAdmin, sessionOf } from '../../lib/session.js';
 import type { WalletCaller } from './wallets.service.js';
 
 /** The caller; the FREE per-type wallet limit applies to FREE members who are not ADMIN. */
 function callerOf(request: FastifyRequest): WalletCaller {
   const session = sessionOf(request);
-  return { memberId: session.memberId, limited: session.plan === 'FREE' && session.role !== 'ADMIN' };
+  return { memberId: session.memberId, limited: !isPremiumOrAdmin(session) };
 }
 
 const memberOf = (request: FastifyRequest) => sessionOf(request).memberId;

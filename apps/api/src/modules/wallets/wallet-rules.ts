@@ -5,17 +5,6 @@ import { BadRequestError, ValidationFailedError } from '../../lib/errors.js';
 import { loanTermIssues } from './loan-terms.js';
 import type { LoanColumns } from './net-worth.js';
 
-/** Advisory lock namespace ("WALL") of a member's wallet set: creates, limited type changes and reorders. */
-const WALLET_SET_LOCK = 0x57414c4c;
-
-/**
- * Serialises the writes that count or order a member's wallets, until the transaction ends: two creates
- * at once cannot both pass the limit or take the same `sortOrder`.
- */
-export async function lockWalletSet(tx: DbOrTx, memberId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${WALLET_SET_LOCK}, ${memberId})`);
-}
-
 /** FREE per-type limit; call with the wallet set locked. `exceptId`: the wallet changing its type. */
 export async function assertUnderWalletLimit(
   tx: DbOrTx,

@@ -14,6 +14,7 @@ import { dateIn, type IsoDate, trailingPeriods } from '@nestegg/domain';
 import { and, asc, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Clock } from '../../infrastructure.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { lockWalletSet } from '../../lib/locks.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 import { type AccountNumberCipher, type ReencryptionReport, reencryptAccountNumbers } from './account-numbers.js';
 import { loanFields } from './loan-terms.js';
@@ -27,7 +28,7 @@ import {
   type ValuedWallet,
 } from './net-worth.js';
 import { toWallet, type WalletRow, walletColumns } from './wallet.view.js';
-import { assertLoanTerms, assertUnderWalletLimit, lockWalletSet } from './wallet-rules.js';
+import { assertLoanTerms, assertUnderWalletLimit } from './wallet-rules.js';
 
 export interface WalletsDeps {
   db: Database;
