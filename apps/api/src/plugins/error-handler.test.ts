@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { withCommonProblems } from '@nestegg/contract';
 import { initContract } from '@ts-rest/core';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,15 +17,17 @@ const logStream = new Writable({
 });
 
 const c = initContract();
-const probeContract = c.router({
-  create: {
-    method: 'POST',
-    path: '/api/probe/things',
-    body: z.object({ name: z.string().min(1), count: z.number().int() }),
-    responses: { 201: z.object({ name: z.string() }) },
-    metadata: { auth: 'public' } as const,
-  },
-});
+const probeContract = withCommonProblems(
+  c.router({
+    create: {
+      method: 'POST',
+      path: '/api/probe/things',
+      body: z.object({ name: z.string().min(1), count: z.number().int() }),
+      responses: { 201: z.object({ name: z.string() }) },
+      metadata: { auth: 'public' } as const,
+    },
+  }),
+);
 
 describe('error handler', () => {
   const app = useTestApp({}, { logger: { level: 'error', stream: logStream } });
