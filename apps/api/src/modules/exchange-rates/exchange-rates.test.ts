@@ -1,3 +1,4 @@
+import type { FxCurrency } from '@nestegg/contract';
 import { fxRate } from '@nestegg/db';
 import { localDate } from '@nestegg/domain';
 import { type FakeResponse, startFakeServer } from '@nestegg/testing';
@@ -43,7 +44,7 @@ describe('exchange rates from the provider', () => {
     fake.on('GET /v6/k/pair/XAU/VND', () => pair('98765432.123456789012'));
     fake.on('GET /v6/k/pair/IDR/KWD', () => pair('1.93e-5'));
     fake.on('GET /v6/k/pair/JPY/KRW', () => pair('9.0123456789012345678'));
-    const rate = async (from: string, to: string) =>
+    const rate = async (from: FxCurrency, to: FxCurrency) =>
       bodyOf(await free.api.ledger.fx.rate({ query: { from, to } }), 200).rate;
     expect(await rate('XAU', 'VND')).toBe('98765432.123456789012');
     expect(await rate('IDR', 'KWD')).toBe('0.0000193');
@@ -99,7 +100,7 @@ describe('exchange rates from the provider', () => {
         '{"result":"success","year":2024,"month":3,"day":1,"conversion_rates":{"USD":1,"KRW":1331.5,"JPY":150.12}}',
       ),
     );
-    const query = (to: string) => ({ query: { from: 'USD', to, date: '2024-03-01' } });
+    const query = (to: FxCurrency) => ({ query: { from: 'USD' as const, to, date: '2024-03-01' } });
     expect(bodyOf(await free.api.ledger.fx.rate(query('KRW')), 200)).toEqual({
       from: 'USD',
       to: 'KRW',
@@ -139,8 +140,16 @@ describe('a missing rate is an error, never 1:1', () => {
       404,
       'CURRENCY_NOT_FOUND',
     );
-    problemOf(await free.api.ledger.fx.rate({ query: { from: 'usd', to: 'KRW' } }), 400, 'VALIDATION_FAILED');
-    problemOf(await free.api.ledger.fx.rate({ query: { from: 'USD', to: 'XYZ' } }), 400, 'VALIDATION_FAILED');
+    problemOf(
+      await free.api.ledger.fx.rate({ query: { from: 'usd' as FxCurrency, to: 'KRW' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    problemOf(
+      await free.api.ledger.fx.rate({ query: { from: 'USD', to: 'XYZ' as FxCurrency } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(await app.db.select().from(fxRate).where(eq(fxRate.quote, 'XYZ'))).toEqual([]);
   });
 
@@ -148,7 +157,7 @@ describe('a missing rate is an error, never 1:1', () => {
     app,
     free,
   }) => {
-    const cases: Array<[string, () => FakeResponse | Promise<FakeResponse>]> = [
+    const cases: Array<[FxCurrency, () => FakeResponse | Promise<FakeResponse>]> = [
       ['CHF', () => ({ status: 500, body: 'Internal Server Error' })],
       ['CAD', () => ({ status: 502, body: { result: 'error' } })],
       ['AUD', () => failure(200, 'quota-reached')],
