@@ -1,5 +1,5 @@
 /**
- * What an error that no request caught does to a replica (docs/decisions.md FD2). An uncaught exception or an
+ * What an error that no request caught does to a replica (docs/decisions/faults-and-bursts.md FD2). An uncaught exception or an
  * unhandled rejection is logged at error with its stack (logs only: no client ever sees it) and counted. When it
  * comes from the database driver's connection machinery the replica keeps serving: the driver settles the queries
  * of a connection it lost and reconnects, readiness reports the database, so stopping would only take the healthy

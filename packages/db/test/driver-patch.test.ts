@@ -1,6 +1,6 @@
 /**
- * The two defects of postgres.js 3.4.9's write scheduler that patches/postgres@3.4.9.patch repairs (docs/decisions.md
- * FD1), each driven to its state on purpose, not waited for:
+ * The two defects of postgres.js 3.4.9's write scheduler that patches/postgres@3.4.9.patch repairs
+ * (docs/decisions/faults-and-bursts.md FD1), each driven to its state on purpose, not waited for:
  *
  * 1. A write on a connection whose socket is gone: `nextWrite` ran `socket.write` on `null` from a `setImmediate`
  *    callback, so the TypeError escaped every request as an uncaught exception (porsager/postgres #1154, #1208). It
