@@ -1,4 +1,9 @@
-import type { ProblemCode } from '@nestegg/contract';
+import { type ProblemCode, problemCodeStatus } from '@nestegg/contract';
+
+/** The problem codes sent with one HTTP status: `CodeWithStatus<409>` is every conflict's code. */
+export type CodeWithStatus<S extends number> = {
+  [C in ProblemCode]: (typeof problemCodeStatus)[C] extends S ? C : never;
+}[ProblemCode];
 
 /**
  * Typed errors thrown by services. The error handler turns each into an RFC 9457 problem body
@@ -9,39 +14,42 @@ export interface FieldIssue {
   message: string;
 }
 
+/** A problem with its code; the status is the one the contract gives the code (`problemCodeStatus`), never restated. */
 export class AppError extends Error {
+  readonly status: number;
+
   constructor(
-    readonly status: number,
     readonly code: ProblemCode,
     message: string,
     readonly extra: { errors?: FieldIssue[]; headers?: Record<string, string> } = {},
   ) {
     super(message);
     this.name = new.target.name;
+    this.status = problemCodeStatus[code];
   }
 }
 
 export class ValidationFailedError extends AppError {
   constructor(errors: FieldIssue[], message = 'The request is not valid.') {
-    super(400, 'VALIDATION_FAILED', message, { errors });
+    super('VALIDATION_FAILED', message, { errors });
   }
 }
 
 export class BadRequestError extends AppError {
-  constructor(code: ProblemCode, message: string) {
-    super(400, code, message);
+  constructor(code: CodeWithStatus<400>, message: string) {
+    super(code, message);
   }
 }
 
 export class UnauthenticatedError extends AppError {
   constructor(message = 'Log in to use this operation.') {
-    super(401, 'UNAUTHENTICATED', message);
+    super('UNAUTHENTICATED', message);
   }
 }
 
 export class ForbiddenError extends AppError {
-  constructor(code: ProblemCode = 'FORBIDDEN', message = 'You may not use this operation.') {
-    super(403, code, message);
+  constructor(code: CodeWithStatus<403> = 'FORBIDDEN', message = 'You may not use this operation.') {
+    super(code, message);
   }
 }
 
@@ -53,13 +61,13 @@ export class PremiumRequiredError extends ForbiddenError {
 
 export class NotFoundError extends AppError {
   constructor(what = 'resource') {
-    super(404, 'NOT_FOUND', `The ${what} does not exist.`);
+    super('NOT_FOUND', `The ${what} does not exist.`);
   }
 }
 
 export class ConflictError extends AppError {
-  constructor(code: ProblemCode, message: string) {
-    super(409, code, message);
+  constructor(code: CodeWithStatus<409>, message: string) {
+    super(code, message);
   }
 }
 
@@ -67,7 +75,7 @@ export class RateLimitedError extends AppError {
   constructor(retryAfterSeconds: number) {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
     // The widespread X-RateLimit-* pair on every 429 (decision O5); @fastify/rate-limit adds the limit itself.
-    super(429, 'RATE_LIMITED', `Too many attempts. Try again in ${seconds} seconds.`, {
+    super('RATE_LIMITED', `Too many attempts. Try again in ${seconds} seconds.`, {
       headers: { 'retry-after': String(seconds), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(seconds) },
     });
   }
@@ -75,11 +83,11 @@ export class RateLimitedError extends AppError {
 
 export class ServiceUnavailableError extends AppError {
   constructor(
-    code: ProblemCode = 'SERVICE_UNAVAILABLE',
+    code: CodeWithStatus<503> = 'SERVICE_UNAVAILABLE',
     message = 'The service is not available right now.',
     retryAfterSeconds?: number,
   ) {
-    super(503, code, message, retryAfterSeconds ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {});
+    super(code, message, retryAfterSeconds ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {});
   }
 }
 
@@ -89,7 +97,7 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 /** What any request answers while PostgreSQL cannot be reached or does not answer in time (decision FO1). */
 export class DatabaseUnavailableError extends AppError {
   constructor() {
-    super(503, 'DATABASE_UNAVAILABLE', 'The database is not available right now. Try again in a few seconds.', {
+    super('DATABASE_UNAVAILABLE', 'The database is not available right now. Try again in a few seconds.', {
       headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
     });
   }
@@ -98,7 +106,7 @@ export class DatabaseUnavailableError extends AppError {
 /** What an overloaded instance answers: 503 OVERLOADED, retry shortly (another instance may take it). */
 export class OverloadedError extends AppError {
   constructor(retryAfterSeconds = 5) {
-    super(503, 'OVERLOADED', 'The service is overloaded right now. Try again in a few seconds.', {
+    super('OVERLOADED', 'The service is overloaded right now. Try again in a few seconds.', {
       headers: { 'retry-after': String(retryAfterSeconds) },
     });
   }

@@ -31,13 +31,13 @@ export function requestHashOf(method: string, url: string, body: unknown): strin
 
 class IdempotencyKeyReusedError extends AppError {
   constructor() {
-    super(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request.');
+    super('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request.');
   }
 }
 
 class IdempotencyKeyInUseError extends AppError {
   constructor() {
-    super(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running.', {
+    super('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running.', {
       headers: { 'retry-after': '1' },
     });
   }
@@ -46,7 +46,6 @@ class IdempotencyKeyInUseError extends AppError {
 class IdempotencyOutcomeUnknownError extends AppError {
   constructor() {
     super(
-      409,
       'IDEMPOTENCY_OUTCOME_UNKNOWN',
       'The request with this Idempotency-Key was carried out, but its answer was lost: it is not run again. ' +
         'Read the current state instead of sending it again.',
@@ -57,7 +56,7 @@ class IdempotencyOutcomeUnknownError extends AppError {
 /** Thrown inside a transaction of a request whose key a retry took over: its writes roll back. */
 class IdempotencyClaimLostError extends AppError {
   constructor() {
-    super(409, 'IDEMPOTENCY_KEY_IN_USE', 'A retry with this Idempotency-Key took it over; this request saved nothing.');
+    super('IDEMPOTENCY_KEY_IN_USE', 'A retry with this Idempotency-Key took it over; this request saved nothing.');
   }
 }
 

@@ -16,13 +16,13 @@ const LIMITS = { files: 1, fields: 10, fieldSize: 1024, fieldNameSize: 100, part
 
 export class PayloadTooLargeError extends AppError {
   constructor(message: string) {
-    super(413, 'PAYLOAD_TOO_LARGE', message);
+    super('PAYLOAD_TOO_LARGE', message);
   }
 }
 
 export class UnsupportedMediaTypeError extends AppError {
   constructor(message: string) {
-    super(415, 'UNSUPPORTED_MEDIA_TYPE', message);
+    super('UNSUPPORTED_MEDIA_TYPE', message);
   }
 }
 

@@ -26,7 +26,7 @@ const providerNames: Record<IdentityProvider, string> = {
 /** Every rejection of the token itself: signature, audience, issuer, expiry, shape, missing subject. */
 export class InvalidIdTokenError extends AppError {
   constructor() {
-    super(401, 'INVALID_ID_TOKEN', 'The sign-in token is not valid. Sign in with the provider again.');
+    super('INVALID_ID_TOKEN', 'The sign-in token is not valid. Sign in with the provider again.');
   }
 }
 

@@ -72,7 +72,7 @@ function write(out: PassThrough, chunk: string): Promise<void> {
 function refusedByDatabase(error: unknown, stage: RestoreStage | null): unknown {
   if (isAmountOutOfRange(error)) return new AmountOutOfRangeError();
   if (pgErrorCode(error)?.startsWith('23') !== true) return error;
-  return new AppError(400, 'INVALID_BACKUP', 'A record of the backup breaks a ledger rule; nothing was changed.', {
+  return new AppError('INVALID_BACKUP', 'A record of the backup breaks a ledger rule; nothing was changed.', {
     errors: [{ path: `body.${stage ?? 'accounts'}`, message: 'a record here breaks a ledger rule' }],
   });
 }

@@ -33,9 +33,9 @@ function refusal(code: RefusalCode, issues: PlanIssue[]): AppError {
     case 'VALIDATION_FAILED':
       return new ValidationFailedError(issues, 'The backup is not valid.');
     case 'EMPTY_BACKUP':
-      return new AppError(400, 'EMPTY_BACKUP', 'The backup holds no data to restore.', { errors: issues });
+      return new AppError('EMPTY_BACKUP', 'The backup holds no data to restore.', { errors: issues });
     case 'INVALID_BACKUP':
-      return new AppError(400, 'INVALID_BACKUP', 'The backup contradicts itself.', { errors: issues });
+      return new AppError('INVALID_BACKUP', 'The backup contradicts itself.', { errors: issues });
   }
 }
 

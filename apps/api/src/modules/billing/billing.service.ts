@@ -84,7 +84,7 @@ export class BillingService {
       await this.followSessions(await asProblems(() => this.deps.sync.restore(memberId)));
     } catch (error) {
       if (error instanceof AppError && error.code === 'NO_SUBSCRIPTION') {
-        throw new AppError(404, 'NO_PURCHASE', 'There is no purchase to restore from.');
+        throw new AppError('NO_PURCHASE', 'There is no purchase to restore from.');
       }
       throw error;
     }

@@ -22,11 +22,11 @@ export function problemFor(error: unknown): unknown {
   if (error instanceof ProductMismatchError) return new BadRequestError('PRODUCT_MISMATCH', error.message);
   if (error instanceof PurchaseOwnedElsewhereError) return new ConflictError('PURCHASE_OWNED_ELSEWHERE', error.message);
   if (error instanceof NoSubscriptionError) return new ConflictError('NO_SUBSCRIPTION', error.message);
-  if (error instanceof PushTokenRejectedError) return new AppError(401, 'INVALID_PUSH_TOKEN', error.message);
+  if (error instanceof PushTokenRejectedError) return new AppError('INVALID_PUSH_TOKEN', error.message);
   if (error instanceof StoreNotConfiguredError)
     return new ServiceUnavailableError('STORE_NOT_CONFIGURED', error.message);
   if (error instanceof StoreUnavailableError) {
-    return new AppError(503, 'STORE_UNAVAILABLE', 'The app store cannot be reached right now. Try again later.', {
+    return new AppError('STORE_UNAVAILABLE', 'The app store cannot be reached right now. Try again later.', {
       headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) },
     });
   }

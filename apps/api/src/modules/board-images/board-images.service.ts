@@ -28,7 +28,7 @@ export interface StoredBoardImage {
 export class ImageQuotaExceededError extends AppError {
   constructor(retryAfterSeconds: number) {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super(429, 'IMAGE_QUOTA_EXCEEDED', 'You have uploaded as many images as a day allows. Try again later.', {
+    super('IMAGE_QUOTA_EXCEEDED', 'You have uploaded as many images as a day allows. Try again later.', {
       headers: { 'retry-after': String(seconds) },
     });
   }

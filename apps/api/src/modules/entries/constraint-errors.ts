@@ -21,7 +21,7 @@ const missingByForeignKey: Record<string, () => AppError> = {
   account_entry_account_fk: () => new NotFoundError('wallet'),
   quick_entry_account_fk: () => new NotFoundError('wallet'),
   entry_tag_entry_fk: () => new NotFoundError('entry'),
-  entry_tag_tag_fk: () => new AppError(400, 'UNKNOWN_TAG', 'A tag is not one of yours.'),
+  entry_tag_tag_fk: () => new AppError('UNKNOWN_TAG', 'A tag is not one of yours.'),
 };
 
 function constraintOf(error: unknown): string | undefined {

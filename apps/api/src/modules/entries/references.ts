@@ -73,7 +73,7 @@ function assertAllTagsKnown(names: readonly string[], tags: readonly ResolvedTag
   const errors = names.flatMap((name, index) =>
     tags.some((t) => t.name === name) ? [] : [{ path: `body.tags.${index}`, message: 'you have no tag of this name' }],
   );
-  if (errors.length > 0) throw new AppError(400, 'UNKNOWN_TAG', 'A tag is not one of yours.', { errors });
+  if (errors.length > 0) throw new AppError('UNKNOWN_TAG', 'A tag is not one of yours.', { errors });
 }
 
 /** Instalments need an expense on a CARD wallet (the type is checked by the contract and the CHECK). */

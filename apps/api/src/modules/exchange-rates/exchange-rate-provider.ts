@@ -12,7 +12,7 @@ export interface ExchangeRateProviderConfig {
 /** The provider has no rate for this currency (or this day): 404 `CURRENCY_NOT_FOUND`. */
 export class CurrencyNotFoundError extends AppError {
   constructor(message = 'The exchange-rate provider has no rate for this currency.') {
-    super(404, 'CURRENCY_NOT_FOUND', message);
+    super('CURRENCY_NOT_FOUND', message);
   }
 }
 

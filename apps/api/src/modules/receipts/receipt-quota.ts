@@ -19,7 +19,7 @@ export interface ReceiptQuotaDeps {
 export class ReceiptQuotaExceededError extends AppError {
   constructor(retryAfterSeconds: number) {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super(429, 'RECEIPT_QUOTA_EXCEEDED', "You have used today's receipt recognitions. Try again tomorrow.", {
+    super('RECEIPT_QUOTA_EXCEEDED', "You have used today's receipt recognitions. Try again tomorrow.", {
       headers: { 'retry-after': String(seconds) },
     });
   }
