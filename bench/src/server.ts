@@ -11,9 +11,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { buildApp } from '@nestegg/api/app';
 import { loadEnv } from '@nestegg/api/env';
 import { createMetricsServer } from '@nestegg/api/metrics-server';
+import { createRedisClient } from '@nestegg/api/redis';
 import { startTracing } from '@nestegg/telemetry';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import postgres from 'postgres';
 import type { BaselineRedis } from './baseline/scripts.js';
 import { BENCH_PASSWORD } from './datasets/members.js';
@@ -40,16 +40,6 @@ const UNCOUNTED_FIRST_REQUESTS = 2;
 /** The api runs statements of its own now and then (a drain every second): the quietest of these counts. */
 const COUNT_TRIALS = 3;
 
-/** The api's Redis client settings (apps/api/src/lib/redis.ts), so the baseline fails over alike. */
-const apiLikeRedisOptions = (keyPrefix: string): RedisOptions => ({
-  keyPrefix,
-  lazyConnect: true,
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 1,
-  commandTimeout: 1000,
-  connectTimeout: 5000,
-});
-
 /** Where a side's api and baseline find Redis: one server, or the run's cluster (`--redis cluster`). */
 type RedisTarget = { url: string } | { clusterNodes: string };
 
@@ -57,25 +47,21 @@ function redisVariables(target: RedisTarget): Record<string, string> {
   return 'url' in target ? { REDIS_URL: target.url } : { REDIS_CLUSTER_NODES: target.clusterNodes };
 }
 
-/** The baseline's client: ioredis' Cluster with the api's cluster options (lib/redis.ts), or one Redis. */
+/** The baseline's client: the api's own (`createRedisClient`), so it fails over alike, on one Redis or the cluster. */
 function baselineRedis(target: RedisTarget, keyPrefix: string): BaselineRedis {
-  if ('url' in target) return new Redis(target.url, apiLikeRedisOptions(keyPrefix));
-  const { keyPrefix: _, ...nodeOptions } = apiLikeRedisOptions(keyPrefix);
-  const nodes = target.clusterNodes.split(',').map((node) => {
+  const client = createRedisClient({
+    ...('url' in target ? { REDIS_URL: target.url } : { REDIS_CLUSTER_NODES: clusterNodesOf(target.clusterNodes) }),
+    REDIS_KEY_PREFIX: keyPrefix,
+    REDIS_TLS: false,
+  });
+  if (!client) throw new Error('no Redis for the baseline');
+  return client;
+}
+
+function clusterNodesOf(list: string): Array<{ host: string; port: number }> {
+  return list.split(',').map((node) => {
     const [host, port] = node.split(':');
     return { host: host!, port: Number(port) };
-  });
-  return new Cluster(nodes, {
-    keyPrefix,
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRedirections: 4,
-    retryDelayOnClusterDown: 100,
-    retryDelayOnFailover: 100,
-    retryDelayOnTryAgain: 100,
-    slotsRefreshTimeout: 2000,
-    scaleReads: 'master',
-    redisOptions: nodeOptions,
   });
 }
 

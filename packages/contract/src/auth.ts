@@ -10,6 +10,18 @@ export * from './member.js';
 
 const c = initContract();
 
+/** What a sign-in with either identity provider can answer besides its session. */
+const providerSignInProblems = problems(
+  'RATE_LIMITED',
+  'INVALID_ID_TOKEN',
+  'UNAUTHENTICATED',
+  'ACCOUNT_SUSPENDED',
+  'EMAIL_NOT_VERIFIED',
+  'ACCOUNT_LINKED_ELSEWHERE',
+  'PROVIDER_NOT_CONFIGURED',
+  'PROVIDER_UNAVAILABLE',
+);
+
 // ---------------------------------------------------------------------------
 // Fields
 // ---------------------------------------------------------------------------
@@ -235,16 +247,7 @@ export const authContract = withCommonProblems(
         body: IdpOneLoginRequestSchema,
         responses: {
           200: SessionResponseSchema,
-          ...problems(
-            'RATE_LIMITED',
-            'INVALID_ID_TOKEN',
-            'UNAUTHENTICATED',
-            'ACCOUNT_SUSPENDED',
-            'EMAIL_NOT_VERIFIED',
-            'ACCOUNT_LINKED_ELSEWHERE',
-            'PROVIDER_NOT_CONFIGURED',
-            'PROVIDER_UNAVAILABLE',
-          ),
+          ...providerSignInProblems,
         },
         metadata: meta('public'),
       },
@@ -255,16 +258,7 @@ export const authContract = withCommonProblems(
         body: IdpTwoLoginRequestSchema,
         responses: {
           200: SessionResponseSchema,
-          ...problems(
-            'RATE_LIMITED',
-            'INVALID_ID_TOKEN',
-            'UNAUTHENTICATED',
-            'ACCOUNT_SUSPENDED',
-            'EMAIL_NOT_VERIFIED',
-            'ACCOUNT_LINKED_ELSEWHERE',
-            'PROVIDER_NOT_CONFIGURED',
-            'PROVIDER_UNAVAILABLE',
-          ),
+          ...providerSignInProblems,
         },
         metadata: meta('public'),
       },
