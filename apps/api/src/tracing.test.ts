@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startTracing } from '@nestegg/telemetry';
 import { type ExportedSpan, startFakeServer, startOtlpReceiver } from '@nestegg/testing';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,8 +18,9 @@ const receiver = await startOtlpReceiver();
 // What a deployment sets; the test exports often so that flushes are short.
 process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
 process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
-const tracing = await startTracing('nestegg-api');
-if (!tracing) throw new Error('tracing did not start');
+const started = await startTracing('nestegg-api');
+if (!started) throw new Error('tracing did not start');
+const tracing = started;
 
 const provider = await startFakeServer({
   'GET /v6/k/pair/KRW/USD': () => ({
@@ -78,6 +80,20 @@ function post(port: number, path: string, body: string, headers: Record<string, 
 }
 
 const attribute = (span: ExportedSpan, key: string) => span.attributes[key];
+const isServerSpan = (span: ExportedSpan) => span.kind === 2;
+
+/**
+ * The spans exported once `done` holds for them. A request's server span ends when the answer's last byte has
+ * left, which can be after the client has read it: one flush right after the answer may come too early.
+ */
+async function exportedWhen(done: (spans: ExportedSpan[]) => boolean): Promise<ExportedSpan[]> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    await tracing.flush();
+    if (done(receiver.spans())) break;
+    await sleep(20);
+  }
+  return receiver.spans();
+}
 
 describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
   it('continues the caller’s trace through SQL, Redis, the provider call and the log lines', async () => {
@@ -92,10 +108,9 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
       traceparent: `00-${traceId}-${parentId}-01`,
     });
     expect(answer.status, answer.body).toBe(200);
-    await tracing.flush();
-
-    const spans = receiver.spans().filter((span) => span.traceId === traceId);
-    const server = spans.find((span) => span.kind === 2);
+    const inTrace = (spans: ExportedSpan[]) => spans.filter((span) => span.traceId === traceId);
+    const spans = inTrace(await exportedWhen((all) => inTrace(all).some(isServerSpan)));
+    const server = spans.find(isServerSpan);
     expect(server).toMatchObject({ name: 'GET /api/fx/rate', parentSpanId: parentId });
     expect(attribute(server!, 'http.route')).toBe('/api/fx/rate');
     expect(attribute(server!, 'http.response.status_code')).toBe(200);
@@ -157,10 +172,10 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     const again = await send();
     expect(again.status).toBe(201);
     expect(JSON.parse(again.body)).toEqual(JSON.parse(first.body));
-    await tracing.flush();
-    const operations = receiver
-      .spans()
-      .filter((span) => span.traceId === traceId && span.attributes['db.system.name'] === 'postgresql')
+    const inTrace = (spans: ExportedSpan[]) => spans.filter((span) => span.traceId === traceId);
+    const spans = await exportedWhen((all) => inTrace(all).filter(isServerSpan).length === 2);
+    const operations = inTrace(spans)
+      .filter((span) => span.attributes['db.system.name'] === 'postgresql')
       .map((span) => span.attributes['db.operation.name']);
     expect(operations).toContain('INSERT');
     expect(JSON.stringify(receiver.spans().filter((span) => span.traceId === traceId))).not.toContain('Coffee');
@@ -170,8 +185,8 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     const { port } = app.current.server.address() as AddressInfo;
     const answer = await get(port, '/healthz', {});
     expect(answer.status).toBe(200);
-    await tracing.flush();
-    const span = receiver.spans().find((exported) => exported.name === 'GET /healthz');
+    const isHealth = (exported: ExportedSpan) => exported.name === 'GET /healthz';
+    const span = (await exportedWhen((all) => all.some(isHealth))).find(isHealth);
     expect(span).toBeDefined();
     expect(span!.parentSpanId ?? '').toBe('');
   });
