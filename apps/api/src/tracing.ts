@@ -32,13 +32,8 @@ export function tracedServerFactory(tracing: Tracing): NonNullable<FastifyServer
         },
         parent,
       );
-      request[SERVER_SPAN] = span;
-      response.once('close', () => {
-        span.setAttribute('http.response.status_code', response.statusCode);
-        if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        if (!response.writableFinished) span.setAttribute('error.type', 'aborted');
-        span.end();
-      });
+      // An unsampled request's span records nothing: no name, attributes or end to give it (decision O15).
+      if (span.isRecording()) traceResponse(request, response, span);
       context.with(trace.setSpan(parent, span), () => handler(request, response));
     });
     server.keepAliveTimeout = options.keepAliveTimeout ?? server.keepAliveTimeout;
@@ -48,14 +43,26 @@ export function tracedServerFactory(tracing: Tracing): NonNullable<FastifyServer
   };
 }
 
+function traceResponse(request: TracedRequest, response: ServerResponse, span: Span): void {
+  request[SERVER_SPAN] = span;
+  response.once('close', () => {
+    span.setAttribute('http.response.status_code', response.statusCode);
+    if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    if (!response.writableFinished) span.setAttribute('error.type', 'aborted');
+    span.end();
+  });
+}
+
 /** Names the server span after the matched route template (`GET /api/posts/:id`), never the raw path. */
 export function nameServerSpans(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const span = (request.raw as TracedRequest)[SERVER_SPAN];
     const route = request.routeOptions.url;
-    if (!span || !route) return;
-    span.updateName(`${request.method} ${route}`);
-    span.setAttribute('http.route', route);
+    if (span && route) {
+      span.updateName(`${request.method} ${route}`);
+      span.setAttribute('http.route', route);
+    }
+    done();
   });
 }
 

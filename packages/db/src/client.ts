@@ -86,8 +86,9 @@ function driverClient<T extends object>(client: T, prepare: boolean, root: boole
             hook && mayWrite(query)
               ? autoCommitWithHook(target as unknown as postgres.Sql, hook, query, params, queryOptions)
               : value.call(target, query, params, queryOptions);
-          // Inside a request or a job only (start-up checks, listeners and the like would each make a trace).
-          return tracer && trace.getActiveSpan() ? tracedQuery(tracer, query, create) : create();
+          // Inside a sampled request or job only: start-up checks, listeners and the like would each make a trace,
+          // and under an unsampled one the span would record nothing (decision O15).
+          return tracer && trace.getActiveSpan()?.isRecording() ? tracedQuery(tracer, query, create) : create();
         };
       }
       if (property === 'begin' || property === 'savepoint') {

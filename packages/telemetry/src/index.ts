@@ -172,8 +172,9 @@ function traceRedisCommands(tracer: Tracer): () => void {
   const channel = diagnostics.tracingChannel<string, TracedMessage>('ioredis:command');
   const handlers = {
     start(message: TracedMessage) {
-      // Inside a request or a job only: connection handshakes and probes would each make a trace of one span.
-      if (!trace.getActiveSpan()) return;
+      // Inside a sampled request or job only: connection handshakes and probes would each make a trace of one
+      // span, and under an unsampled one the span would record nothing (decision O15).
+      if (!trace.getActiveSpan()?.isRecording()) return;
       const operation = String(message.command).toUpperCase();
       message[REDIS_SPAN] = tracer.startSpan(operation, {
         kind: SpanKind.CLIENT,
