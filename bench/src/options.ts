@@ -21,6 +21,8 @@ export interface RunOptions {
   out: string | null;
   /** Tracing (10 % sampled, exported to a sink in the parent) and /metrics scraped from the parent. */
   telemetry: boolean;
+  /** Measure telemetry's cost in pairs (off and on side by side) instead of writing the table. */
+  telemetryCost: boolean;
   /** Profile this row's api and baseline instead of writing the table. */
   profile: string | null;
   databaseUrl: string;
@@ -38,7 +40,7 @@ const PRESETS: Record<Mode, LoadSettings> = {
 export const USAGE = `pnpm bench [--quick] [--rows key,prefix] [--connections 16] [--duration s] [--warmup s]
            [--log-level info] [--api-log file] [--pool 10] [--out file] [--profile row-key]
            [--redis single|cluster]
-           [--telemetry]`;
+           [--telemetry] [--telemetry-cost]`;
 
 export function parseRunOptions(argv: string[]): RunOptions {
   const { values } = parseArgs({
@@ -56,6 +58,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
       profile: { type: 'string' },
       redis: { type: 'string', default: 'single' },
       telemetry: { type: 'boolean', default: false },
+      'telemetry-cost': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -69,7 +72,12 @@ export function parseRunOptions(argv: string[]): RunOptions {
   const preset = PRESETS[mode];
   const rowFilter = values.rows ? values.rows.split(',').map((key) => key.trim()) : null;
   // A partial run, or one with settings other than production's defaults, must not overwrite the full table.
-  const partial = rowFilter !== null || values.profile !== undefined || values.redis === 'cluster' || values.telemetry;
+  const partial =
+    rowFilter !== null ||
+    values.profile !== undefined ||
+    values.redis === 'cluster' ||
+    values.telemetry ||
+    values['telemetry-cost'];
   return {
     mode,
     load: {
@@ -85,6 +93,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
     out: values.out ?? (partial ? null : DEFAULT_REPORT),
     profile: values.profile ?? null,
     telemetry: values.telemetry,
+    telemetryCost: values['telemetry-cost'],
     databaseUrl: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     redis: values.redis,

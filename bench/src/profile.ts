@@ -11,6 +11,7 @@ import { type LoadSettings, measureLoad } from './load.js';
 import { rowByKey } from './rows/index.js';
 import type { BenchRow, HttpRequest } from './rows/types.js';
 import { progress, type RunContext, seedStep, startChild } from './steps.js';
+import { type OtlpSink, startOtlpSink, startScraper, TELEMETRY_SAMPLE_RATIO } from './telemetry.js';
 
 const PROFILE_DIR = new URL('../.profiles/', import.meta.url).pathname;
 const TOP_FUNCTIONS = 25;
@@ -253,7 +254,7 @@ function renderProfile(row: BenchRow, size: number, context: RunContext, sides: 
   return [
     `## CPU profile: ${row.name} at ${size.toLocaleString('en-US')} ${row.dataset.unit}`,
     '',
-    `${load.connections} connections, ${load.seconds} s per side in alternating ${SLICE_SECONDS} s slices, LOG_LEVEL=${logLevel}: api ${api.requestsPerSecond.toFixed(0)} req/s, baseline ${baseline.requestsPerSecond.toFixed(0)} req/s (${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}×).`,
+    `${load.connections} connections, ${load.seconds} s per side in alternating ${SLICE_SECONDS} s slices, LOG_LEVEL=${logLevel}${context.options.telemetry ? ', telemetry on (tracing 10 % sampled and exported, /metrics scraped)' : ''}: api ${api.requestsPerSecond.toFixed(0)} req/s, baseline ${baseline.requestsPerSecond.toFixed(0)} req/s (${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}×).`,
     `Main-thread time of the child per request, idle left out. "self": time in the package's own functions; "charged": plus the natives, node core work and builtins its code called (socket writes, header handling, string building). GC and V8's unattributed time stay on their own. Sampled with CPU contention from other processes counts as the function that was running. Profiles (Chrome DevTools): ${dir}`,
     '',
     ...packageTable(api.summary, baseline.summary),
@@ -277,7 +278,11 @@ export async function runProfile(context: RunContext, key: string): Promise<void
   await seedStep(databaseUrl, step);
   const directory = join(PROFILE_DIR, `${row.key}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   await mkdir(directory, { recursive: true });
-  const child = await startChild(context, databaseUrl, step);
+  // With --telemetry, the api is profiled as operators run it: traced, exporting, scraped.
+  const sink: OtlpSink | null = context.options.telemetry ? await startOtlpSink() : null;
+  const telemetry = sink ? { otlpEndpoint: sink.url, sampleRatio: TELEMETRY_SAMPLE_RATIO } : null;
+  const child = await startChild(context, databaseUrl, step, telemetry);
+  const scraper = child.metricsUrl ? startScraper(child.metricsUrl) : null;
   try {
     const sides = await profileBothSides(child, context, row, directory);
     const markdown = renderProfile(row, size, context, sides, directory);
@@ -286,6 +291,8 @@ export async function runProfile(context: RunContext, key: string): Promise<void
     await writeFile(out, markdown);
     progress(`wrote ${out}`);
   } finally {
+    scraper?.stop();
     await child.stop();
+    await sink?.close();
   }
 }

@@ -22,6 +22,7 @@ import {
   TELEMETRY_SAMPLE_RATIO,
   type TelemetryCounts,
 } from './telemetry.js';
+import { runTelemetryCost } from './telemetry-cost.js';
 
 /** The api, its baseline and, when the row has one, its reference, measured in interleaved slices. */
 function sidesOf(child: BenchChild, row: BenchRow, connections: number): Record<string, Side> {
@@ -163,6 +164,7 @@ async function main(): Promise<void> {
       progress(`Redis Cluster of 3 primaries at ${context.redisCluster.nodes}`);
     }
     if (options.profile) await runProfile(context, options.profile);
+    else if (options.telemetryCost) await runTelemetryCost(context);
     else await runTable(context);
   } finally {
     await cleanup();

@@ -9,7 +9,7 @@ import { FakeGooglePlay } from '@nestegg/membership/testing';
 import { currentTraceparent, startTracing } from '@nestegg/telemetry';
 import { startOtlpReceiver, useTestDatabase } from '@nestegg/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settledNotification, startBillingWorker } from './jobs/billing-test-support.js';
+import { settledNotification, startBillingWorker } from './jobs/billing.fixture.js';
 import { STORE_NOTIFICATION_QUEUE } from './jobs/store-notifications.js';
 import type { Worker } from './worker.js';
 

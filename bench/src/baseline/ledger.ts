@@ -609,40 +609,25 @@ function jsonObjectOf(columns: string): string {
   return `json_build_object(${pairs.join(', ')})`;
 }
 
-/** entry.view.ts `entryResponseJson`: the entry `r` as the contract's `Entry`, written by the database. */
-const isoInstant = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const ENTRY_RESPONSE_JSON = `json_build_object('id', "r"."id", 'type', "r"."type",
-    'amount', "r"."amount", 'date', "r"."entry_date",
-    'memo', "r"."memo", 'category', "r"."category",
-    'accountId', "r"."account_id",
-    'tags', array(select t.name from "entry_tag" et join "tag" t on t.member_id = et.member_id and t.id = et.tag_id
-                   where et.member_id = "r"."member_id" and et.entry_id = "r"."id"
-                   order by t.sort_order, t.id),
-    'currency', "r"."currency",
-    'originalAmount', trim_scale("r"."original_amount")::text,
-    'exchangeRate', trim_scale("r"."exchange_rate")::text,
-    'installmentMonths', "r"."installment_months", 'pending', "r"."pending",
-    'notifKey', "r"."notif_key", 'recurringId', "r"."recurring_id",
-    'createdAt', ${isoInstant('"r"."created_at"')}, 'updatedAt', ${isoInstant('"r"."updated_at"')})`;
 const RECORD_JSON = Object.fromEntries(
   Object.entries(SYNCED).map(([key, { columns }]) => [key, jsonObjectOf(columns)]),
 );
 
 /**
- * changes.service.ts `feedSql`: the page from (member_id, seq), every record looked up by its key, as JSON;
- * entries as the text of their answer (decision L35).
+ * changes.service.ts `feedSql`: the page from (member_id, seq) with the entries' stored answers (decision L36),
+ * every other record looked up by its key, as JSON.
  */
 function feedText(firstSync: boolean): string {
   const tombstones = firstSync ? 'and not deleted' : '';
   const records = Object.entries(SYNCED).map(
     ([key, { table }], index) => `(select coalesce(json_agg(${RECORD_JSON[key]} order by p.seq), '[]')
     from page p cross join lateral (
-      select * from "${table}" k where k.member_id = $${7 + 2 * index} and k.id = p.entity_id limit 1) r
-    where p.entity = $${8 + 2 * index} and not p.deleted) as "${key}"`,
+      select * from "${table}" k where k.member_id = $${6 + 2 * index} and k.id = p.entity_id limit 1) r
+    where p.entity = $${7 + 2 * index} and not p.deleted) as "${key}"`,
   );
   return `
       with changes as (
-        select entity, entity_id, seq, deleted from ledger_change
+        select entity, entity_id, seq, deleted, record_json from ledger_change
         where member_id = $1 and seq > $2 ${tombstones}
         order by seq limit $3
       ), page as (
@@ -655,10 +640,8 @@ function feedText(firstSync: boolean): string {
         (select max(seq) from page) as last_seq,
         (select coalesce(json_agg(json_build_object('entity', entity, 'id', entity_id) order by seq), '[]')
           from page where deleted) as deleted,
-        (select coalesce(json_agg(${ENTRY_RESPONSE_JSON} order by p.seq), '[]')::text
-    from page p cross join lateral (
-      select * from "account_entry" k where k.member_id = $6 and k.id = p.entity_id limit 1) r
-    where p.entity = 'entry' and not p.deleted) as entries,
+        (select '[' || coalesce(string_agg(p.record_json, ', ' order by p.seq), '') || ']'
+          from page p where p.entity = 'entry' and not p.deleted) as entries,
         ${records.join(', ')}`;
 }
 const FEED_TEXT = { first: feedText(true), next: feedText(false) };
@@ -676,7 +659,7 @@ interface FeedRow {
 }
 
 function readFeed(sql: Sql, memberId: number, since: number | null, limit: number) {
-  const params: (number | string)[] = [memberId, since ?? 0, limit + 1, limit, memberId, memberId];
+  const params: (number | string)[] = [memberId, since ?? 0, limit + 1, limit, memberId];
   for (const { entity } of Object.values(SYNCED)) params.push(memberId, entity);
   return sql.unsafe<FeedRow[]>(since === null ? FEED_TEXT.first : FEED_TEXT.next, params, { prepare: true });
 }

@@ -14,7 +14,7 @@ import {
   settledNotification,
   startBillingWorker,
   until,
-} from './billing-test-support.js';
+} from './billing.fixture.js';
 import { STORE_NOTIFICATION_QUEUE } from './store-notifications.js';
 
 const store = await FakeGooglePlay.start();

@@ -4,7 +4,7 @@ import { FakeGooglePlay } from '@nestegg/membership/testing';
 import { useTestDatabase } from '@nestegg/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addPurchase, DAY, membershipOf, memberWithSession, silent, workerEnv } from './billing-test-support.js';
+import { addPurchase, DAY, membershipOf, memberWithSession, silent, workerEnv } from './billing.fixture.js';
 import { acknowledgePending, cancelWithdrawnSubscriptions } from './store-retries.js';
 import { revokeVoidedPurchases } from './store-voided-purchases.js';
 

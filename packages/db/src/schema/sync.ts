@@ -21,6 +21,11 @@ export const ledgerChange = pgTable(
     deleted: boolean('deleted').notNull(),
     /** When this change was logged: tombstones older than the retention are pruned (sync-tombstone clean-up). */
     changedAt: instant('changed_at').notNull().defaultNow(),
+    /**
+     * A live entry's answer (the contract's `Entry`) as JSON text, written by the same trigger that logs the
+     * change (`nestegg_entry_json`, decision L36); the feed sends it as it is. Null for other kinds and tombstones.
+     */
+    recordJson: text('record_json'),
   },
   (t) => [
     primaryKey({ name: 'ledger_change_pk', columns: [t.memberId, t.entity, t.entityId] }),

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { test } from '../../test/fixtures.js';
-import { clearBoard, insertComments, insertPost, pictureDataUrl } from '../posts/board-fixtures.js';
+import { clearBoard, insertComments, insertPost, pictureDataUrl } from '../posts/board.fixture.js';
 
 const storedPicture = async (app: FastifyInstance, memberId: number) => {
   const [row] = await app.db.select({ picture: member.profileImage }).from(member).where(eq(member.id, memberId));

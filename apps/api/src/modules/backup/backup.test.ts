@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { type Caller, test } from '../../test/fixtures.js';
-import { buildRichLedger, currentMonth, generatedBackup } from './test-ledgers.js';
+import { buildRichLedger, currentMonth, generatedBackup } from './ledgers.fixture.js';
 
 /** The raw export: the streamed text, its headers, and the text parsed. */
 async function exportOf(app: FastifyInstance, caller: Caller) {

@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import { type Caller, test } from '../../test/fixtures.js';
 import { BODY_LIMIT_BYTES } from '../../test/robustness/cases.js';
 import { EXPORT_BATCH_SIZE } from './ledger-export.js';
-import { generatedBackup } from './test-ledgers.js';
+import { generatedBackup } from './ledgers.fixture.js';
 
 /** The size the issue measures (target: at most 5 s on an otherwise idle 2-core machine; logged, not asserted). */
 const ENTRIES = 50_000;

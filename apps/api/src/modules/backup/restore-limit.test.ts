@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { apiTest } from '../../test/fixtures.js';
+import { generatedBackup } from './ledgers.fixture.js';
 import { RestoreParser } from './restore-parser.js';
-import { generatedBackup } from './test-ledgers.js';
 
 const LIMIT = 1024 * 1024;
 const test = apiTest({ RESTORE_MAX_BYTES: String(LIMIT) });

@@ -16,8 +16,8 @@ import {
   sessionPlan,
   storeEnvironment,
   waitForSessionPlan,
-} from './test-helpers.js';
-import { processed, pushNotification, startTestWorker } from './worker-support.js';
+} from './billing.fixture.js';
+import { processed, pushNotification, startTestWorker } from './workers.fixture.js';
 
 const store = await FakeGooglePlay.start();
 afterAll(() => store.close());

@@ -17,7 +17,14 @@ import { buildApp } from '../../app.js';
 import { loadEnv } from '../../env.js';
 import { createMemberWithSession, type TestMember, testEnvironment } from '../../test/app.js';
 import { type ApiClient, contractClient } from '../../test/client.js';
-import { eventually, memberRow, PRODUCTS, purchaseRows, storeEnvironment, waitForSessionPlan } from './test-helpers.js';
+import {
+  eventually,
+  memberRow,
+  PRODUCTS,
+  purchaseRows,
+  storeEnvironment,
+  waitForSessionPlan,
+} from './billing.fixture.js';
 
 const store = await FakeGooglePlay.start();
 const DAY = 86_400_000;

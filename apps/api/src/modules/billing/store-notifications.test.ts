@@ -5,7 +5,7 @@ import { count } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect } from 'vitest';
 import { apiTest } from '../../test/fixtures.js';
-import { inboxRow, storeEnvironment } from './test-helpers.js';
+import { inboxRow, storeEnvironment } from './billing.fixture.js';
 
 const store = await FakeGooglePlay.start();
 afterAll(() => store.close());

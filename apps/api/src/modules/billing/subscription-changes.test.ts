@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { apiTest, type Caller } from '../../test/fixtures.js';
-import { memberRow, purchaseRows, sessionPlan, storeEnvironment, waitForSessionPlan } from './test-helpers.js';
+import { memberRow, purchaseRows, sessionPlan, storeEnvironment, waitForSessionPlan } from './billing.fixture.js';
 
 const store = await FakeGooglePlay.start();
 afterAll(() => store.close());

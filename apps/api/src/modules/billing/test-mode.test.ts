@@ -4,7 +4,7 @@ import { buildApp } from '../../app.js';
 import { InvalidEnvironmentError, loadEnv } from '../../env.js';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { apiTest } from '../../test/fixtures.js';
-import { PRODUCTS, purchaseRows, sessionPlan } from './test-helpers.js';
+import { PRODUCTS, purchaseRows, sessionPlan } from './billing.fixture.js';
 
 const test = apiTest({ BILLING_TEST_MODE: 'true', BILLING_PRODUCTS: PRODUCTS });
 const DAY = 86_400_000;

@@ -2,7 +2,7 @@ import { FakeGooglePlay } from '@nestegg/membership/testing';
 import { afterAll, describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { apiTest } from '../../test/fixtures.js';
-import { memberRow, purchaseRows, sessionPlan, storeEnvironment } from './test-helpers.js';
+import { memberRow, purchaseRows, sessionPlan, storeEnvironment } from './billing.fixture.js';
 
 const store = await FakeGooglePlay.start();
 afterAll(() => store.close());

@@ -3,7 +3,7 @@ import { FakeGooglePlay } from '@nestegg/membership/testing';
 import { afterAll, describe, expect } from 'vitest';
 import { bodyOf } from '../../test/client.js';
 import { apiTest } from '../../test/fixtures.js';
-import { purchaseRows, storeEnvironment } from './test-helpers.js';
+import { purchaseRows, storeEnvironment } from './billing.fixture.js';
 
 const store = await FakeGooglePlay.start();
 afterAll(() => store.close());

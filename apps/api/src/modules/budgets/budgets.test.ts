@@ -6,7 +6,7 @@ import { describe, expect, vi } from 'vitest';
 import type { TestMember } from '../../test/app.js';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { test } from '../../test/fixtures.js';
-import { categoryTree, entries } from '../statistics/test-ledger.js';
+import { categoryTree, entries } from '../statistics/ledger.fixture.js';
 
 const MAY = { year: 2026, month: 5 } as const;
 const JUNE = { year: 2026, month: 6 } as const;

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { apiTest, type Caller } from '../../test/fixtures.js';
-import { seedCategory, seedEntries } from '../entries/ledger-seed.js';
+import { seedCategory, seedEntries } from '../entries/ledger.fixture.js';
 import { CORPUS } from './corpus/index.js';
 
 const fake = await startFakeServer();

@@ -2,7 +2,6 @@ import type { Changes, SyncEntity } from '@nestegg/contract';
 import {
   type Account,
   account,
-  accountEntry,
   type Budget,
   type BudgetIncome,
   type BudgetOnetime,
@@ -24,13 +23,12 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { ConflictError } from '../../lib/errors.js';
 import { jsonObjectOf, rowFromJson } from '../../lib/json-rows.js';
-import { entryResponseJson } from '../entries/entry.view.js';
 
 type Changed = Changes['changed'];
 
 /**
  * Each domain's own response view, wired in the composition root (the feed renders records as their routes do).
- * Entries are rendered by the statement itself (`entryResponseJson`, decision L35).
+ * Entries come as the answers stored when they changed (`record_json`, decision L36).
  */
 export interface SyncRenderers {
   wallets(rows: Account[]): Changed['wallets'];
@@ -87,12 +85,12 @@ export interface ChangesPage {
 }
 
 /**
- * Delta sync (decisions L3, L34, L35): the member's changes after a cursor, in commit order, each record once
+ * Delta sync (decisions L3, L34, L35, L36): the member's changes after a cursor, in commit order, each record once
  * with its latest state, deletions as tombstones. One statement of keyed reads whose cost follows the page, not
- * the ledger: the page from `(member_id, seq)`, then each changed record by its key `(member_id, id)` in a
- * lateral `limit 1` lookup (a plan the statistics cannot turn into a range scan). Entries, most of a page, come
- * as the JSON text of their answer, which the api sends without parsing it; the other records as JSON rows
- * rendered by their domain's view.
+ * the ledger: the page from `(member_id, seq)`. Entries, most of a page, come with it: the JSON text of their
+ * answer was stored with their change, and the api sends it without parsing it. The other records are looked up
+ * by their key `(member_id, id)` in a lateral `limit 1` lookup (a plan the statistics cannot turn into a range
+ * scan) as JSON rows rendered by their domain's view.
  */
 export class ChangesService {
   constructor(private readonly deps: ChangesDeps) {}
@@ -135,8 +133,8 @@ export class ChangesService {
 
 /**
  * The feed statement: the counter; up to `limit + 1` changes after `since` from `(member_id, seq)`; the page's
- * tombstones; each kind's live records, every one looked up by its primary key `(member_id, id)`; entries as
- * the text of their answer.
+ * tombstones; the entries' stored answers; each other kind's live records, every one looked up by its primary
+ * key `(member_id, id)`.
  */
 export function feedSql(memberId: number, since: number | null, limit: number): SQL {
   // A first sync needs no tombstones: the client has nothing to delete.
@@ -146,7 +144,7 @@ export function feedSql(memberId: number, since: number | null, limit: number): 
   );
   return sql`
       with changes as (
-        select entity, entity_id, seq, deleted from ledger_change
+        select entity, entity_id, seq, deleted, record_json from ledger_change
         where member_id = ${memberId} and seq > ${since ?? 0} ${tombstones}
         order by seq limit ${limit + 1}
       ), page as (
@@ -159,7 +157,7 @@ export function feedSql(memberId: number, since: number | null, limit: number): 
         (select max(seq) from page) as last_seq,
         (select coalesce(json_agg(json_build_object('entity', entity, 'id', entity_id) order by seq), '[]')
           from page where deleted) as deleted,
-        ${changedEntries(memberId)} as entries,
+        ${changedEntries} as entries,
         ${sql.join(recordColumns, sql`, `)}`;
 }
 
@@ -172,15 +170,12 @@ function changedRecords(memberId: number, entity: SyncEntity, table: PgTable): S
 }
 
 /**
- * The page's live entries, each looked up by its key, as the JSON text of `Entry[]` in page order (text, so
- * the driver hands it over unparsed).
+ * The page's live entries as the JSON text of `Entry[]` in page order: the answers their changes stored
+ * (`record_json`, decision L36), joined as `json_agg` joins its elements. Text, so the driver hands it over
+ * unparsed.
  */
-function changedEntries(memberId: number): SQL {
-  return sql`(select coalesce(json_agg(${entryResponseJson('r')} order by p.seq), '[]')::text
-    from page p cross join lateral (
-      select * from ${accountEntry} k where k.member_id = ${memberId} and k.id = p.entity_id limit 1) r
-    where p.entity = 'entry' and not p.deleted)`;
-}
+const changedEntries = sql`(select '[' || coalesce(string_agg(p.record_json, ', ' order by p.seq), '') || ']'
+    from page p where p.entity = 'entry' and not p.deleted)`;
 
 function resyncRequired() {
   return new ConflictError(

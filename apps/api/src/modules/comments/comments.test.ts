@@ -6,7 +6,7 @@ import { describe, expect } from 'vitest';
 import type { z } from 'zod';
 import { type ApiClient, bodyOf, problemOf } from '../../test/client.js';
 import { test } from '../../test/fixtures.js';
-import { hoursAgo, insertComments, insertPost } from '../posts/board-fixtures.js';
+import { hoursAgo, insertComments, insertPost } from '../posts/board.fixture.js';
 
 const ids = (page: { items: { id: number }[] }) => page.items.map((item) => item.id);
 const commentsOf = (app: FastifyInstance, memberId: number) =>

@@ -5,7 +5,7 @@ import { describe, expect } from 'vitest';
 import { encodeCursor } from '../../lib/cursor.js';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { type Caller, test } from '../../test/fixtures.js';
-import { seedCategory, seedEntries, seedTag, seedWallet } from './ledger-seed.js';
+import { seedCategory, seedEntries, seedTag, seedWallet } from './ledger.fixture.js';
 
 type Query = Partial<Record<keyof EntryListQuery, string>>;
 

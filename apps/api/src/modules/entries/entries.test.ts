@@ -5,7 +5,7 @@ import { describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { test } from '../../test/fixtures.js';
 import { loadEntriesWithTags, toEntryResponse } from './entry.view.js';
-import { seedCategory, seedTag, seedWallet } from './ledger-seed.js';
+import { seedCategory, seedTag, seedWallet } from './ledger.fixture.js';
 
 const lunch = {
   type: 'EXPENSE',

@@ -46,7 +46,11 @@ export function trimDecimal(value: string): string {
   return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
 }
 
-/** A stored entry as the contract's `Entry`. */
+/**
+ * A stored entry as the contract's `Entry`. Its SQL twin is `nestegg_entry_json` (migration 0020, decision L36),
+ * which stores each changed entry's answer for the delta feed: `changes-records.test.ts` holds the two to the
+ * same answer field by field.
+ */
 export function toEntryResponse(row: AccountEntry, tagNames: readonly string[]): Entry {
   return {
     id: row.id,
@@ -67,34 +71,6 @@ export function toEntryResponse(row: AccountEntry, tagNames: readonly string[]):
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
-}
-
-/** An instant as `Date.prototype.toISOString` writes it (UTC, milliseconds truncated as a JS Date truncates them). */
-function isoInstant(column: string): SQL {
-  return sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
-}
-
-/**
- * `toEntryResponse` written in SQL: the entry row aliased `alias` as the contract's `Entry`, in JSON built by
- * the database (decision L35). Decimals lose their padding as `trimDecimal` trims them (`trim_scale`), instants
- * are written as `toISOString` writes them, tag names come in the tags' own order. The feed sends this text
- * as it is, so `changes-records.test.ts` holds it field by field to what the entry routes answer.
- */
-export function entryResponseJson(alias: string): SQL {
-  const column = (name: string) => `"${alias}"."${name}"`;
-  return sql`json_build_object('id', ${sql.raw(column('id'))}, 'type', ${sql.raw(column('type'))},
-    'amount', ${sql.raw(column('amount'))}, 'date', ${sql.raw(column('entry_date'))},
-    'memo', ${sql.raw(column('memo'))}, 'category', ${sql.raw(column('category'))},
-    'accountId', ${sql.raw(column('account_id'))},
-    'tags', array(select t.name from ${entryTag} et join ${tag} t on t.member_id = et.member_id and t.id = et.tag_id
-                   where et.member_id = ${sql.raw(column('member_id'))} and et.entry_id = ${sql.raw(column('id'))}
-                   order by t.sort_order, t.id),
-    'currency', ${sql.raw(column('currency'))},
-    'originalAmount', trim_scale(${sql.raw(column('original_amount'))})::text,
-    'exchangeRate', trim_scale(${sql.raw(column('exchange_rate'))})::text,
-    'installmentMonths', ${sql.raw(column('installment_months'))}, 'pending', ${sql.raw(column('pending'))},
-    'notifKey', ${sql.raw(column('notif_key'))}, 'recurringId', ${sql.raw(column('recurring_id'))},
-    'createdAt', ${isoInstant(column('created_at'))}, 'updatedAt', ${isoInstant(column('updated_at'))})`;
 }
 
 /** Entries of one member by id, each with its tags, in one statement (newest first; unknown ids are skipped). */

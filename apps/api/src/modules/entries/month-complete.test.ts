@@ -2,7 +2,7 @@ import type { CreateEntryRequest } from '@nestegg/contract';
 import { describe, expect } from 'vitest';
 import { bodyOf, contractClient } from '../../test/client.js';
 import { apiTest, type Caller } from '../../test/fixtures.js';
-import { seedEntries } from './ledger-seed.js';
+import { seedEntries } from './ledger.fixture.js';
 import { monthOf, todayIn } from './month-complete.js';
 
 /**

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidEnvironmentError, loadEnv } from '../../env.js';
 import { bodyOf } from '../../test/client.js';
 import { apiTest, type Caller, test } from '../../test/fixtures.js';
-import { callers, insertPost } from '../votes/board-test-data.js';
+import { callers, insertPost } from '../posts/board.fixture.js';
 
 const reportPost = (caller: Caller, id: number) =>
   caller.api.board.reportPost({ params: { id }, body: { reason: 'Abusive' } });

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { type Caller, test } from '../../test/fixtures.js';
-import { callers, insertComment, insertPost } from '../votes/board-test-data.js';
+import { callers, insertComment, insertPost } from '../posts/board.fixture.js';
 
 const reportPost = (caller: Caller, id: number, reason = 'Abusive') =>
   caller.api.board.reportPost({ params: { id }, body: { reason } });

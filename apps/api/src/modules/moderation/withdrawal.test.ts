@@ -4,7 +4,7 @@ import { describe, expect } from 'vitest';
 import { signUpAndLogIn } from '../../test/auth-helpers.js';
 import { bodyOf, contractClient } from '../../test/client.js';
 import { type Caller, test } from '../../test/fixtures.js';
-import { ageAccount, callers, insertPost } from '../votes/board-test-data.js';
+import { ageAccount, callers, insertPost } from '../posts/board.fixture.js';
 
 const reportPost = (caller: Caller, id: number, reason = 'Abusive') =>
   caller.api.board.reportPost({ params: { id }, body: { reason } });

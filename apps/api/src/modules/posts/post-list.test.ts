@@ -6,8 +6,7 @@ import { describe, expect } from 'vitest';
 import type { z } from 'zod';
 import { type ApiClient, bodyOf, problemOf } from '../../test/client.js';
 import { type Caller, test } from '../../test/fixtures.js';
-import { callers } from '../votes/board-test-data.js';
-import { addTagGroup, clearBoard, hoursAgo, insertPost, insertPosts } from './board-fixtures.js';
+import { addTagGroup, callers, clearBoard, hoursAgo, insertPost, insertPosts } from './board.fixture.js';
 
 const ids = (page: { items: { id: number }[] }) => page.items.map((item) => item.id);
 

@@ -6,7 +6,7 @@ import { describe, expect } from 'vitest';
 import type { z } from 'zod';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { type Caller, test } from '../../test/fixtures.js';
-import { addTagGroup, clearBoard, insertComments, insertPost } from './board-fixtures.js';
+import { addTagGroup, clearBoard, insertComments, insertPost } from './board.fixture.js';
 
 const hello = { category: 'community', title: 'Hello', body: 'First post' } as const satisfies z.input<
   typeof CreatePostRequestSchema

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { test } from '../../test/fixtures.js';
-import { seedCategory, seedWallet } from '../entries/ledger-seed.js';
+import { seedCategory, seedWallet } from '../entries/ledger.fixture.js';
 
 describe('quick-entry templates', () => {
   test('create with only a name: an EXPENSE template placed last; list by sort order', async ({ free }) => {

@@ -4,8 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { type Caller, test } from '../../test/fixtures.js';
-import { clearBoard, insertPost } from '../posts/board-fixtures.js';
-import { callers } from '../votes/board-test-data.js';
+import { callers, clearBoard, insertPost } from '../posts/board.fixture.js';
 import { spamSkeleton } from './normalize.js';
 
 const pointsOf = (app: FastifyInstance, memberId: number) =>

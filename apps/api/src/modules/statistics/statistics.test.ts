@@ -4,7 +4,7 @@ import { describe, expect, vi } from 'vitest';
 import type { TestMember } from '../../test/app.js';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { apiTest } from '../../test/fixtures.js';
-import { categoryTree, entries } from './test-ledger.js';
+import { categoryTree, entries } from './ledger.fixture.js';
 
 /** 01:30 on 1 July 2026 in Seoul, still 30 June in UTC: "this month" is July only in the member calendar. */
 const clock = { now: () => new Date('2026-06-30T16:30:00Z') };

@@ -4,7 +4,7 @@ import { describe, expect } from 'vitest';
 import { encodeCursor } from '../../lib/cursor.js';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { test } from '../../test/fixtures.js';
-import { callers, insertPost } from './board-test-data.js';
+import { callers, insertPost } from '../posts/board.fixture.js';
 
 describe('GET /api/board/posts/{id}/recommenders', () => {
   test('lists the up-voters newest first, by page and by cursor, without the down-voters', async ({

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { bodyOf } from '../../test/client.js';
 import { type Caller, test } from '../../test/fixtures.js';
-import { callers, insertComment, insertPost, pointsOf, setPoints } from './board-test-data.js';
+import { callers, insertComment, insertPost, pointsOf, setPoints } from '../posts/board.fixture.js';
 
 const reasonsOf = async (app: FastifyInstance, memberId: number) =>
   (

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { test } from '../../test/fixtures.js';
-import { callers, insertComment, insertPost } from './board-test-data.js';
+import { callers, insertComment, insertPost } from '../posts/board.fixture.js';
 
 async function postCounts(app: FastifyInstance, postId: number) {
   const [row] = await app.db.select({ up: post.upCount, down: post.downCount }).from(post).where(eq(post.id, postId));

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../test/client.js';
 import { type Caller, test } from '../../test/fixtures.js';
-import { seedCategory } from '../entries/ledger-seed.js';
+import { seedCategory } from '../entries/ledger.fixture.js';
 
 // Issue 17 item 7: each amount was accepted, but their sums went past Number.MAX_SAFE_INTEGER and every read
 // that carried a sum answered 500 until the rows were deleted.

@@ -2,19 +2,19 @@
  * Every area's owned-resource factories, registered by importing its test support module here.
  * Admins act on any member by design (their guard is what protects those routes).
  */
-import '../../modules/auth/test-support.js';
-import '../../modules/avatars/test-support.js';
-import '../../modules/board-images/test-support.js';
-import '../../modules/budgets/test-support.js';
-import '../../modules/categories/test-support.js';
-import '../../modules/comments/test-support.js';
-import '../../modules/entries/test-support.js';
-import '../../modules/investments/test-support.js';
-import '../../modules/posts/test-support.js';
-import '../../modules/quick-entries/test-support.js';
-import '../../modules/recurrings/test-support.js';
-import '../../modules/tags/test-support.js';
-import '../../modules/votes/test-support.js';
-import '../../modules/wallets/test-support.js';
+import '../../modules/auth/ownership.fixture.js';
+import '../../modules/avatars/ownership.fixture.js';
+import '../../modules/board-images/ownership.fixture.js';
+import '../../modules/budgets/ownership.fixture.js';
+import '../../modules/categories/ownership.fixture.js';
+import '../../modules/comments/ownership.fixture.js';
+import '../../modules/entries/ownership.fixture.js';
+import '../../modules/investments/ownership.fixture.js';
+import '../../modules/posts/ownership.fixture.js';
+import '../../modules/quick-entries/ownership.fixture.js';
+import '../../modules/recurrings/ownership.fixture.js';
+import '../../modules/tags/ownership.fixture.js';
+import '../../modules/votes/ownership.fixture.js';
+import '../../modules/wallets/ownership.fixture.js';
 
 export { ownedResources } from './registry.js';

@@ -1,4 +1,4 @@
-import { approval, type CorpusEntry, cancellation, IGNORED, push, sms } from './helpers';
+import { approval, type CorpusEntry, cancellation, IGNORED, push, sms } from './entries.fixture';
 
 /** Files found through the public code-search index, which does not disclose their repository. */
 const unnamed = (id: string, what: string) =>

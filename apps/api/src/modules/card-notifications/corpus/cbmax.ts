@@ -1,4 +1,4 @@
-import { approval, type CorpusEntry, cancellation, sms } from './helpers';
+import { approval, type CorpusEntry, cancellation, sms } from './entries.fixture';
 
 const SOURCE =
   'github.com/ncrash/cbmax trunk/cbmax/core-api/src/test/java/net/ncrash/cbmax/core/creditcard/CreditCardSmsPaymentParserCodeFixtureTest.java (f768046)';

@@ -1,4 +1,4 @@
-import { type CorpusEntry, IGNORED, push, sms } from './helpers';
+import { type CorpusEntry, IGNORED, push, sms } from './entries.fixture';
 
 const unnamed = (id: string, what: string) =>
   `public GitHub file, code-search id ${id} (repository not disclosed by the index): ${what}`;

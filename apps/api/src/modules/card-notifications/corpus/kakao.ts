@@ -1,4 +1,4 @@
-import { approval, type CorpusEntry, cancellation, IGNORED, sms } from './helpers';
+import { approval, type CorpusEntry, cancellation, IGNORED, sms } from './entries.fixture';
 
 const TEST = 'github.com/kakao/credit-card-sms-parser test/test_credit_card_sms_parser.rb (b510a7e)';
 const ISSUE = (n: number) => `https://github.com/kakao/credit-card-sms-parser/issues/${n}`;

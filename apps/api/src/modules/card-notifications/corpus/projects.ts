@@ -1,4 +1,4 @@
-import { approval, type CorpusEntry, cancellation, IGNORED, sms } from './helpers';
+import { approval, type CorpusEntry, cancellation, IGNORED, sms } from './entries.fixture';
 
 const GO_PARSER = 'github.com/MinoKim82/go-credit-sms-parser src/parser_test.go';
 const BOOSTCAMP =

@@ -1,4 +1,4 @@
-import { approval, type CorpusEntry, cancellation, IGNORED, inFamily, push, sms } from './helpers';
+import { approval, type CorpusEntry, cancellation, IGNORED, inFamily, push, sms } from './entries.fixture';
 
 /**
  * Issue 19: layouts whose merchant or issuer the parser misread — labelled lines, bank-app card payments,

@@ -1,4 +1,4 @@
-import { approval, type CorpusEntry, cancellation, IGNORED, sms } from './helpers';
+import { approval, type CorpusEntry, cancellation, IGNORED, sms } from './entries.fixture';
 
 /** Samples quoted in the parser comments of wyverny/manage_money_app (2012-13); "\n" in a comment is a line break. */
 const source = (parser: string) =>

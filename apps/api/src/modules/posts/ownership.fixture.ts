@@ -8,7 +8,7 @@ import { comment, post } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { registerOwnedResource } from '../../test/ownership/registry.js';
-import { insertComments, insertPost } from './board-fixtures.js';
+import { insertComments, insertPost } from './board.fixture.js';
 
 export const postAndComments = async (app: FastifyInstance, id: number | string) => ({
   post: await app.db

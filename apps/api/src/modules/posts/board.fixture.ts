@@ -1,20 +1,26 @@
 /**
- * Test data for the board's post and comment tests: rows written straight to the tables (for lists that
- * need many posts or set times and votes), tag groups, and a small real picture.
+ * Test data for the board's tests (posts, comments, votes, moderation): rows written straight to the tables
+ * (for lists that need many posts or set times and votes; the posts module owns their routes), tag groups,
+ * a small real picture, and members of a chosen account age with their clients.
  */
 import {
   type BoardCategory,
   boardPostCount,
   boardTag,
   comment,
+  member,
   type NewComment,
   type NewPost,
   post,
   spamKeyword,
   tagCategory,
 } from '@nestegg/db';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
+import { createMemberWithSession } from '../../test/app.js';
+import { contractClient } from '../../test/client.js';
+import type { Caller } from '../../test/fixtures.js';
 
 /**
  * The board is shared by every member: tests of lists, tags and spam start from an empty board (a file's
@@ -59,6 +65,16 @@ export async function insertComments(
     .returning();
 }
 
+export async function insertComment(
+  app: FastifyInstance,
+  authorId: number,
+  postId: number,
+  values: Partial<NewComment> = {},
+) {
+  const [row] = await insertComments(app, authorId, postId, [values]);
+  return row!;
+}
+
 /** A tag group shown on `boards` (none: every board) holding `tags`. */
 export async function addTagGroup(app: FastifyInstance, name: string, boards: BoardCategory[], tags: string[]) {
   const [group] = await app.db.insert(tagCategory).values({ name, boards }).returning();
@@ -78,3 +94,35 @@ export async function pictureDataUrl(color = '#33aa77'): Promise<string> {
 
 /** A time `hours` ago (hot posts are created within a day). */
 export const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+
+/** Moves the member's sign-up back by `days`. */
+export async function ageAccount(app: FastifyInstance, memberId: number, days: number): Promise<void> {
+  await app.db
+    .update(member)
+    .set({ createdAt: sql`now() - make_interval(days => ${days})` })
+    .where(eq(member.id, memberId));
+}
+
+/** `count` new FREE members with sessions and clients, their accounts `ageDays` old (default 30). */
+export async function callers(
+  app: FastifyInstance,
+  count: number,
+  options: { ageDays?: number } = {},
+): Promise<Caller[]> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const created = await createMemberWithSession(app);
+      await ageAccount(app, created.id, options.ageDays ?? 30);
+      return { ...created, api: contractClient(app, { token: created.token }) };
+    }),
+  );
+}
+
+export async function pointsOf(app: FastifyInstance, memberId: number): Promise<number> {
+  const [row] = await app.db.select({ points: member.points }).from(member).where(eq(member.id, memberId));
+  return row!.points;
+}
+
+export async function setPoints(app: FastifyInstance, memberId: number, points: number): Promise<void> {
+  await app.db.update(member).set({ points }).where(eq(member.id, memberId));
+}

@@ -2,7 +2,7 @@
 import { member } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
 import { registerOwnedResource } from '../../test/ownership/registry.js';
-import { pictureDataUrl } from '../posts/board-fixtures.js';
+import { pictureDataUrl } from '../posts/board.fixture.js';
 import { avatarKeyOf } from './avatar-key.js';
 
 registerOwnedResource({

@@ -9,7 +9,7 @@ import { comment, commentVote, moderationEvent, post, postVote, report } from '@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { registerOwnedResource } from '../../test/ownership/registry.js';
-import { insertComment, insertPost } from './board-test-data.js';
+import { insertComment, insertPost } from '../posts/board.fixture.js';
 
 const reportsAndEventsOf = async (app: FastifyInstance, targetType: 'POST' | 'COMMENT', targetId: number) => ({
   reports: await app.db

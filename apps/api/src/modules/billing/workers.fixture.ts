@@ -5,7 +5,7 @@ import type { FakeGooglePlay } from '@nestegg/membership/testing';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { expect } from 'vitest';
-import { eventually, inboxRow, PRODUCTS } from './test-helpers.js';
+import { eventually, inboxRow, PRODUCTS } from './billing.fixture.js';
 
 const silent = pino({ level: process.env.WORKER_TEST_LOG ?? 'silent' });
 

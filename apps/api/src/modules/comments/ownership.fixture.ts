@@ -5,7 +5,7 @@
 import { comment } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
 import { registerOwnedResource } from '../../test/ownership/registry.js';
-import { insertComments, insertPost } from '../posts/board-fixtures.js';
+import { insertComments, insertPost } from '../posts/board.fixture.js';
 
 registerOwnedResource({
   name: 'comment',
