@@ -1,3 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { testConfig } from '@nestegg/testing/vitest-preset';
 
-export default defineConfig({ test: { include: ['src/**/*.test.ts'] } });
+export default testConfig();

@@ -1,8 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { testConfig } from '@nestegg/testing/vitest-preset';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-  },
-});
+export default testConfig({ testTimeout: 30_000 });

@@ -1,6 +1,4 @@
-import { defineConfig } from 'vitest/config';
+// The preset by path: @nestegg/testing depends on @nestegg/db, so db cannot depend on it back.
+import { testConfig } from '../testing/src/vitest-preset.js';
 
-export default defineConfig({
-  test: { include: ['test/**/*.test.ts'], testTimeout: 30000, hookTimeout: 60000 },
-  resolve: { conditions: ['@nestegg/source'] },
-});
+export default testConfig({ testTimeout: 30_000, hookTimeout: 60_000 });

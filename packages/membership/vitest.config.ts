@@ -1,7 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { testConfig } from '@nestegg/testing/vitest-preset';
 
-export default defineConfig({
-  resolve: { conditions: ['@nestegg/source'] },
-  ssr: { resolve: { conditions: ['@nestegg/source'], externalConditions: ['@nestegg/source'] } },
-  test: { include: ['src/**/*.test.ts'] },
-});
+export default testConfig();

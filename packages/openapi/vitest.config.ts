@@ -1,10 +1,3 @@
-import { defaultServerConditions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { testConfig } from '@nestegg/testing/vitest-preset';
 
-const conditions = ['@nestegg/source', ...defaultServerConditions];
-
-export default defineConfig({
-  resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['@nestegg/source'] } },
-  test: { include: ['test/**/*.test.ts'], testTimeout: 30_000 },
-});
+export default testConfig({ testTimeout: 30_000 });

@@ -1,3 +1,8 @@
-import type { UserConfig } from 'vitest/config';
+import type { ViteUserConfig } from 'vitest/config';
 
-export declare function integrationTestConfig(options?: { include?: string[]; redisCluster?: boolean }): UserConfig;
+/** Vitest's `test` options: a package passes only those it sets differently from the preset. */
+export type TestOptions = NonNullable<ViteUserConfig['test']>;
+
+export declare function testConfig(test?: TestOptions): ViteUserConfig;
+
+export declare function integrationTestConfig(options?: TestOptions & { redisCluster?: boolean }): ViteUserConfig;

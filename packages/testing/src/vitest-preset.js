@@ -1,4 +1,5 @@
 // Plain JavaScript: vitest loads its config files with Node itself, before any TypeScript transform.
+// Every package's vitest.config starts from this file and adds only its own differences.
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -21,25 +22,36 @@ const workspaceSources = [
 ].map(([name, file]) => ({ find: new RegExp(`^${name}$`), replacement: `${packagesDir}${file}` }));
 
 /**
- * Vitest config for packages whose tests use real Postgres and Redis: workspace packages resolve to
- * their TypeScript sources, and the migrated template database is prepared once per run.
+ * The vitest config of every package: workspace packages resolve to their TypeScript sources (the
+ * `@nestegg/source` condition), and tests are the `*.test.ts` files under `src/` and `test/`.
+ * @param {import('./vitest-preset').TestOptions} [test] the package's own settings; each replaces the preset's
+ */
+export function testConfig(test = {}) {
+  return defineConfig({
+    resolve: { conditions: sourceConditions },
+    ssr: { resolve: { conditions: sourceConditions, externalConditions: ['@nestegg/source'] } },
+    test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], ...test },
+  });
+}
+
+/**
+ * The config of packages whose tests use real Postgres and Redis: on top of `testConfig`, workspace packages
+ * resolve to their sources in the global setup too, the migrated template database is prepared once per run,
+ * and each test file runs in its own process.
  * With `redisCluster: true`, a local 3-primary Redis Cluster is started once per run as well (tests reach it
  * through `createTestRedis({ cluster: true })`).
- * @param {{ include?: string[], redisCluster?: boolean }} [options]
+ * @param {import('./vitest-preset').TestOptions & { redisCluster?: boolean }} [options]
  */
-export function integrationTestConfig(options = {}) {
-  return defineConfig({
-    resolve: { conditions: sourceConditions, alias: workspaceSources },
-    ssr: { resolve: { conditions: sourceConditions, externalConditions: ['@nestegg/source'] } },
-    test: {
-      include: options.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      globalSetup: [
-        new URL('./global-setup.ts', import.meta.url).pathname,
-        ...(options.redisCluster ? [new URL('./global-setup-redis-cluster.ts', import.meta.url).pathname] : []),
-      ],
-      testTimeout: 30_000,
-      hookTimeout: 60_000,
-      pool: 'forks',
-    },
+export function integrationTestConfig({ redisCluster = false, ...test } = {}) {
+  const config = testConfig({
+    globalSetup: [
+      new URL('./global-setup.ts', import.meta.url).pathname,
+      ...(redisCluster ? [new URL('./global-setup-redis-cluster.ts', import.meta.url).pathname] : []),
+    ],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    ...test,
   });
+  return { ...config, resolve: { ...config.resolve, alias: workspaceSources } };
 }
