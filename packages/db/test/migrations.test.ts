@@ -659,6 +659,67 @@ describe('migration wallet_loan_history', () => {
       rmSync(before, { recursive: true, force: true });
     }
   });
+
+  it("entry sync answers (L36): the change log's live entries get their answer, tombstones and other kinds none", async () => {
+    const name = `${dbName}_entry_json`;
+    const url = new URL(testUrl);
+    url.pathname = `/${name}`;
+    const before = migrationsBefore('0020_entry_sync_json');
+    await admin.unsafe(`create database "${name}"`);
+    const old = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    try {
+      await migrateDatabase(url.toString(), { migrationsFolder: before });
+      const [m] = await old`insert into member (email, display_name) values ('sync@example.com', 'sync') returning id`;
+      const memberId = m!.id as number;
+      const [wallet] =
+        await old`insert into account (member_id, name, type) values (${memberId}, 'Cash', 'CASH') returning id`;
+      await old`insert into tag (member_id, name, sort_order)
+                values (${memberId}, '여행', 2), (${memberId}, '회사', 1)`;
+      const [entry] = await old`
+        insert into account_entry (member_id, account_id, type, amount, entry_date, memo, category, currency,
+          original_amount, exchange_rate, created_at, updated_at)
+        values (${memberId}, ${wallet!.id}, 'EXPENSE', 12000, '2026-11-20', '점심', '식비', 'USD', 9.25, 1297.3,
+          '2026-11-20 03:04:05.678912+00', '2026-11-21 00:00:00+09')
+        returning id`;
+      await old`insert into entry_tag (member_id, entry_id, tag_id)
+                select ${memberId}, ${entry!.id}, id from tag where member_id = ${memberId}`;
+      const [gone] = await old`insert into account_entry (member_id, type, amount, entry_date)
+                               values (${memberId}, 'INCOME', 5, '2026-11-01') returning id`;
+      await old`delete from account_entry where member_id = ${memberId} and id = ${gone!.id}`;
+
+      await migrateDatabase(url.toString());
+      const logged = await old`select entity, entity_id, deleted, record_json from ledger_change
+                               where member_id = ${memberId} and entity in ('entry', 'wallet') order by entity, entity_id`;
+      expect(logged.map((row) => [row.entity, row.entity_id, row.deleted, row.record_json === null])).toEqual([
+        ['entry', entry!.id, false, false],
+        ['entry', gone!.id, true, true],
+        ['wallet', wallet!.id, false, true],
+      ]);
+      expect(JSON.parse(logged[0]!.record_json as string)).toEqual({
+        id: entry!.id,
+        type: 'EXPENSE',
+        amount: 12000,
+        date: '2026-11-20',
+        memo: '점심',
+        category: '식비',
+        accountId: wallet!.id,
+        tags: ['회사', '여행'],
+        currency: 'USD',
+        originalAmount: '9.25',
+        exchangeRate: '1297.3',
+        installmentMonths: null,
+        pending: false,
+        notifKey: null,
+        recurringId: null,
+        createdAt: '2026-11-20T03:04:05.678Z',
+        updatedAt: '2026-11-20T15:00:00.000Z',
+      });
+    } finally {
+      await old.end();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('types through the driver', () => {
