@@ -1,4 +1,4 @@
-import { createDatabaseFromTemplate, createTestRedis } from '@nestegg/testing';
+import { createDatabaseFromTemplate, createTestRedis, type RedisTopology } from '@nestegg/testing';
 import type { FastifyInstance } from 'fastify';
 import { test as base, inject } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../app.js';
@@ -30,24 +30,27 @@ async function callerOf(app: FastifyInstance, kind: 'FREE' | 'PREMIUM' | 'ADMIN'
 
 /**
  * A vitest `test` with the api fixtures: the app once per file (env `overrides` applied), fresh members
- * per test. `const test = apiTest({ REDIS_URL: '' })` runs the file without Redis.
+ * per test. `const test = apiTest({ REDIS_URL: '' })` runs the file without Redis; `apiTest({}, { redis:
+ * 'cluster' })` runs it on the run's Redis Cluster.
  */
-export function apiTest(overrides: Record<string, string | undefined> = {}, options: BuildAppOptions = {}) {
+export function apiTest(
+  overrides: Record<string, string | undefined> = {},
+  options: BuildAppOptions & { redis?: RedisTopology } = {},
+) {
+  const { redis: topology, ...buildOptions } = options;
   return base.extend<ApiFixtures>({
     app: [
       // biome-ignore lint/correctness/noEmptyPattern: vitest reads fixture dependencies from this pattern
       async ({}, use) => {
         const database = await createDatabaseFromTemplate(inject('templateDatabase'));
-        const redis = await createTestRedis();
-        const app = await buildApp(
-          loadEnv(
-            testEnvironment(
-              { databaseUrl: database.url, redisUrl: redis.url, redisKeyPrefix: redis.keyPrefix },
-              overrides,
-            ),
-          ),
-          options,
-        );
+        const redis = await createTestRedis(topology ? { topology } : {});
+        const context = {
+          databaseUrl: database.url,
+          redisUrl: redis.url,
+          redisKeyPrefix: redis.keyPrefix,
+          ...(redis.clusterNodes ? { redisClusterNodes: redis.clusterNodes } : {}),
+        };
+        const app = await buildApp(loadEnv(testEnvironment(context, overrides)), buildOptions);
         await use(app);
         await app.close();
         await redis.cleanup();

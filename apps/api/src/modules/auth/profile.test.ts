@@ -1,10 +1,12 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { member, pointHistory } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import sharp, { type FormatEnum } from 'sharp';
-import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../../test/app.js';
+import { describe, expect } from 'vitest';
 import { signUpAndLogIn } from '../../test/auth-helpers.js';
+import { type ApiClient, bodyOf, contractClient, problemOf } from '../../test/client.js';
+import { apiTest } from '../../test/fixtures.js';
 
 // A real 1×1 PNG.
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -76,66 +78,61 @@ function storedImage(profileImage: string): { type: string; bytes: Buffer } {
   return { type, bytes: Buffer.from(base64, 'base64') };
 }
 
-describe('profile, picture and points', () => {
-  const app = useTestApp({ PROFILE_IMAGE_MAX_BYTES: String(MAX_BYTES) });
-  const get = (url: string, headers: Record<string, string>) => app.current.inject({ method: 'GET', url, headers });
-  const putImage = (headers: Record<string, string>, value: string) =>
-    app.current.inject({ method: 'PUT', url: '/api/auth/profile-image', headers, payload: { dataUrl: value } });
+/** A member signed up through the api, with a client that sends its token. */
+async function signedUp(app: FastifyInstance, options: { displayName?: string } = {}) {
+  const member = await signUpAndLogIn(app, options);
+  return { ...member, api: contractClient(app, { token: member.token }) };
+}
 
-  it('shows the latest state without a new login', async () => {
-    const { headers, member: created } = await signUpAndLogIn(app.current);
-    await app.current.db.update(member).set({ points: 42, plan: 'PREMIUM' }).where(eq(member.id, created.id));
-    const profile = await get('/api/auth/profile', headers);
-    expect(profile.json()).toMatchObject({
+const putImage = (api: ApiClient, value: string) => api.auth.updateProfileImage({ body: { dataUrl: value } });
+const profileOf = async (api: ApiClient) => bodyOf(await api.auth.getProfile(), 200);
+
+const test = apiTest({ PROFILE_IMAGE_MAX_BYTES: String(MAX_BYTES) });
+
+describe('profile, picture and points', () => {
+  test('shows the latest state without a new login', async ({ app }) => {
+    const { api, member: created } = await signedUp(app);
+    await app.db.update(member).set({ points: 42, plan: 'PREMIUM' }).where(eq(member.id, created.id));
+    const profile = await profileOf(api);
+    expect(profile).toMatchObject({
       id: created.id,
       points: 42,
       plan: 'PREMIUM',
       idpOnePicture: null,
       profileImage: null,
     });
-    expect(profile.json()).not.toHaveProperty('passwordHash');
+    expect(profile).not.toHaveProperty('passwordHash');
   });
 
-  it('updates the display name', async () => {
-    const { headers } = await signUpAndLogIn(app.current, { displayName: 'Old' });
-    const response = await app.current.inject({
-      method: 'PUT',
-      url: '/api/auth/profile',
-      headers,
-      payload: { displayName: '  New name ' },
-    });
-    expect(response.statusCode).toBe(200);
-    expect(response.json().displayName).toBe('New name');
-    expect((await get('/api/auth/profile', headers)).json().displayName).toBe('New name');
+  test('updates the display name', async ({ app }) => {
+    const { api } = await signedUp(app, { displayName: 'Old' });
+    const response = await api.auth.updateProfile({ body: { displayName: '  New name ' } });
+    expect(bodyOf(response, 200).displayName).toBe('New name');
+    expect((await profileOf(api)).displayName).toBe('New name');
   });
 
-  it('stores a re-encoded copy of a real image as a data URL and clears it with an empty value', async () => {
-    const { headers } = await signUpAndLogIn(app.current);
-    const set = await putImage(headers, `data:image/png;base64,${PNG_1X1}`);
-    expect(set.statusCode).toBe(200);
-    const stored = storedImage(set.json().profileImage);
+  test('stores a re-encoded copy of a real image as a data URL and clears it with an empty value', async ({ app }) => {
+    const { api } = await signedUp(app);
+    const set = bodyOf(await putImage(api, `data:image/png;base64,${PNG_1X1}`), 200);
+    const stored = storedImage(set.profileImage!);
     expect(stored.type).toBe('image/png');
     expect(await sharp(stored.bytes).metadata()).toMatchObject({ format: 'png', width: 1, height: 1 });
-    expect((await get('/api/auth/profile', headers)).json().profileImage).toBe(set.json().profileImage);
-    const cleared = await putImage(headers, '');
-    expect(cleared.json().profileImage).toBeNull();
+    expect((await profileOf(api)).profileImage).toBe(set.profileImage);
+    const cleared = bodyOf(await putImage(api, ''), 200);
+    expect(cleared.profileImage).toBeNull();
   });
 
-  it('refuses data that is not an image, and images over the byte limit', async () => {
-    const { headers } = await signUpAndLogIn(app.current);
+  test('refuses data that is not an image, and images over the byte limit', async ({ app }) => {
+    const { api } = await signedUp(app);
     const fake = Buffer.from('<svg onload="alert(1)"></svg>');
-    const notPng = await putImage(headers, dataUrl('image/png', fake));
-    expect(notPng.statusCode).toBe(400);
-    expect(notPng.json().code).toBe('INVALID_IMAGE');
-    const svg = await putImage(headers, dataUrl('image/svg+xml', fake));
-    expect(svg.statusCode).toBe(400);
+    problemOf(await putImage(api, dataUrl('image/png', fake)), 400, 'INVALID_IMAGE');
+    const svg = await putImage(api, dataUrl('image/svg+xml', fake));
+    expect(svg.status).toBe(400);
     const big = Buffer.concat([Buffer.from(PNG_1X1, 'base64'), Buffer.alloc(MAX_BYTES)]);
-    const tooLarge = await putImage(headers, dataUrl('image/png', big));
-    expect(tooLarge.statusCode).toBe(400);
-    expect(tooLarge.json().code).toBe('IMAGE_TOO_LARGE');
+    problemOf(await putImage(api, dataUrl('image/png', big)), 400, 'IMAGE_TOO_LARGE');
   });
 
-  it.each<[string, () => Promise<Buffer> | Buffer]>([
+  test.for<[string, () => Promise<Buffer> | Buffer]>([
     ['a truncated PNG', truncatedPng],
     ['a bare PNG signature', () => Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
     ['a PNG with a bad checksum', async () => withBadChecksum(await noisyPng())],
@@ -143,84 +140,76 @@ describe('profile, picture and points', () => {
     ['JPEG magic followed by HTML', () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(SCRIPT)])],
     ['a WebP header followed by a script', () => Buffer.from(`RIFF\x40\x00\x00\x00WEBPVP8 ${SCRIPT}`, 'latin1')],
     ['an SVG', () => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect/></svg>`)],
-  ])('refuses %s with 400 INVALID_IMAGE and keeps the old picture', async (_, bytes) => {
-    const { headers } = await signUpAndLogIn(app.current);
-    const before = (await putImage(headers, `data:image/png;base64,${PNG_1X1}`)).json().profileImage;
-    const response = await putImage(headers, dataUrl('image/png', await bytes()));
-    expect(response.statusCode).toBe(400);
-    expect(response.json().code).toBe('INVALID_IMAGE');
-    expect((await get('/api/auth/profile', headers)).json().profileImage).toBe(before);
+  ])('refuses %s with 400 INVALID_IMAGE and keeps the old picture', async ([, bytes], { app }) => {
+    const { api } = await signedUp(app);
+    const before = bodyOf(await putImage(api, `data:image/png;base64,${PNG_1X1}`), 200).profileImage;
+    problemOf(await putImage(api, dataUrl('image/png', await bytes())), 400, 'INVALID_IMAGE');
+    expect((await profileOf(api)).profileImage).toBe(before);
   });
 
-  it('stores a PNG with HTML appended without the HTML', async () => {
+  test('stores a PNG with HTML appended without the HTML', async ({ app }) => {
     // Decoders stop at the image's end; the copy holds only what the encoder wrote.
-    const { headers } = await signUpAndLogIn(app.current);
+    const { api } = await signedUp(app);
     const withHtml = Buffer.concat([await solid(20, 20, 'png'), Buffer.from(`<html>${SCRIPT}</html>`)]);
-    const response = await putImage(headers, dataUrl('image/png', withHtml));
-    expect(response.statusCode).toBe(200);
-    const stored = storedImage(response.json().profileImage);
+    const response = await putImage(api, dataUrl('image/png', withHtml));
+    const stored = storedImage(bodyOf(response, 200).profileImage!);
     expect(stored.bytes.includes(SCRIPT)).toBe(false);
     expect(stored.bytes.includes('<html>')).toBe(false);
     expect(await sharp(stored.bytes).metadata()).toMatchObject({ format: 'png', width: 20, height: 20 });
   });
 
-  it.each([
+  test.for([
     ['png', 'image/png'],
     ['jpeg', 'image/jpeg'],
     ['webp', 'image/webp'],
-  ] as const)('stores a %s as %s without its EXIF or GPS data', async (format, type) => {
-    const { headers } = await signUpAndLogIn(app.current);
+  ] as const)('stores a %s as %s without its EXIF or GPS data', async ([format, type], { app }) => {
+    const { api } = await signedUp(app);
     const input = await withMetadata(format);
     expect(input.includes(MARK)).toBe(true);
-    const response = await putImage(headers, dataUrl(type, input));
-    expect(response.statusCode).toBe(200);
-    const stored = storedImage(response.json().profileImage);
+    const response = await putImage(api, dataUrl(type, input));
+    const stored = storedImage(bodyOf(response, 200).profileImage!);
     expect(stored.type).toBe(type);
     expect(stored.bytes.includes(MARK)).toBe(false);
     const metadata = await sharp(stored.bytes).metadata();
     expect([metadata.exif, metadata.xmp, metadata.icc]).toEqual([undefined, undefined, undefined]);
   });
 
-  it('stores a GIF as a PNG', async () => {
-    const { headers } = await signUpAndLogIn(app.current);
-    const response = await putImage(headers, dataUrl('image/gif', await solid(30, 20, 'gif')));
-    expect(response.statusCode).toBe(200);
-    const stored = storedImage(response.json().profileImage);
+  test('stores a GIF as a PNG', async ({ app }) => {
+    const { api } = await signedUp(app);
+    const response = await putImage(api, dataUrl('image/gif', await solid(30, 20, 'gif')));
+    const stored = storedImage(bodyOf(response, 200).profileImage!);
     expect(stored.type).toBe('image/png');
     expect(await sharp(stored.bytes).metadata()).toMatchObject({ format: 'png', width: 30, height: 20 });
   });
 
-  it('stores the real type when the declared one differs', async () => {
-    const { headers } = await signUpAndLogIn(app.current);
-    const response = await putImage(headers, dataUrl('image/gif', await solid(10, 10, 'jpeg')));
-    expect(response.statusCode).toBe(200);
-    expect(storedImage(response.json().profileImage).type).toBe('image/jpeg');
+  test('stores the real type when the declared one differs', async ({ app }) => {
+    const { api } = await signedUp(app);
+    const response = await putImage(api, dataUrl('image/gif', await solid(10, 10, 'jpeg')));
+    expect(storedImage(bodyOf(response, 200).profileImage!).type).toBe('image/jpeg');
   });
 
-  it('refuses a decompression bomb with IMAGE_TOO_LARGE without decoding it', async () => {
-    const { headers } = await signUpAndLogIn(app.current);
+  test('refuses a decompression bomb with IMAGE_TOO_LARGE without decoding it', async ({ app }) => {
+    const { api } = await signedUp(app);
     const bomb = decompressionBomb();
     expect(bomb.length).toBeLessThan(MAX_BYTES);
     const started = performance.now();
-    const response = await putImage(headers, dataUrl('image/png', bomb));
+    const response = await putImage(api, dataUrl('image/png', bomb));
     expect(performance.now() - started).toBeLessThan(2000);
-    expect(response.statusCode).toBe(400);
-    expect(response.json().code).toBe('IMAGE_TOO_LARGE');
+    problemOf(response, 400, 'IMAGE_TOO_LARGE');
   });
 
-  it('stores the avatar at most 512 pixels on its longer side', async () => {
-    const { headers } = await signUpAndLogIn(app.current);
-    const response = await putImage(headers, dataUrl('image/png', await solid(2000, 1000, 'png')));
-    expect(response.statusCode).toBe(200);
-    const stored = storedImage(response.json().profileImage);
+  test('stores the avatar at most 512 pixels on its longer side', async ({ app }) => {
+    const { api } = await signedUp(app);
+    const response = await putImage(api, dataUrl('image/png', await solid(2000, 1000, 'png')));
+    const stored = storedImage(bodyOf(response, 200).profileImage!);
     expect(await sharp(stored.bytes).metadata()).toMatchObject({ width: 512, height: 256 });
   });
 
-  it('reports the balance and at most 100 history entries, newest first, of the caller only', async () => {
-    const owner = await signUpAndLogIn(app.current);
-    const other = await signUpAndLogIn(app.current);
+  test('reports the balance and at most 100 history entries, newest first, of the caller only', async ({ app }) => {
+    const owner = await signedUp(app);
+    const other = await signedUp(app);
     const base = Date.now() - 200_000;
-    await app.current.db.insert(pointHistory).values(
+    await app.db.insert(pointHistory).values(
       Array.from({ length: 105 }, (_, index) => ({
         memberId: owner.member.id,
         amount: index + 1,
@@ -228,15 +217,15 @@ describe('profile, picture and points', () => {
         createdAt: new Date(base + index * 1000),
       })),
     );
-    await app.current.db.insert(pointHistory).values({ memberId: other.member.id, amount: 7, reason: 'OTHER' });
-    await app.current.db.update(member).set({ points: 15 }).where(eq(member.id, owner.member.id));
+    await app.db.insert(pointHistory).values({ memberId: other.member.id, amount: 7, reason: 'OTHER' });
+    await app.db.update(member).set({ points: 15 }).where(eq(member.id, owner.member.id));
 
-    expect((await get('/api/auth/points', owner.headers)).json()).toEqual({ points: 15 });
-    const history = (await get('/api/auth/point-history', owner.headers)).json().items as { reason: string }[];
+    expect(bodyOf(await owner.api.auth.points(), 200)).toEqual({ points: 15 });
+    const history = bodyOf(await owner.api.auth.pointHistory(), 200).items;
     expect(history).toHaveLength(100);
     expect(history[0]!.reason).toBe('REASON_105');
     expect(history.at(-1)!.reason).toBe('REASON_6');
     expect(history.some((item) => item.reason === 'OTHER')).toBe(false);
-    expect((await get('/api/auth/point-history', other.headers)).json().items).toHaveLength(1);
+    expect(bodyOf(await other.api.auth.pointHistory(), 200).items).toHaveLength(1);
   });
 });
