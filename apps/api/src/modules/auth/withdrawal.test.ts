@@ -26,9 +26,10 @@ import {
 } from '@nestegg/db';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../../test/app.js';
+import { describe, expect } from 'vitest';
 import { signUpAndLogIn } from '../../test/auth-helpers.js';
+import { contractClient } from '../../test/client.js';
+import { apiTest } from '../../test/fixtures.js';
 import { hashToken, sessionCacheKeys } from './session.store.js';
 
 /** Gives the member a row in every table that can hold their data, and touches someone else's content. */
@@ -151,53 +152,42 @@ async function rowsOf(app: FastifyInstance, memberId: number): Promise<Record<st
   return { ...counts, entry_tag: tags!.count, member: self!.count };
 }
 
+const test = apiTest();
+
 describe('withdrawal (DELETE /api/auth/me)', () => {
-  const app = useTestApp();
+  test('leaves nothing of the member in any table, and keeps everyone else whole', async ({ app }) => {
+    const leaving = await signUpAndLogIn(app);
+    const staying = await signUpAndLogIn(app);
+    const leavingApi = contractClient(app, { token: leaving.token });
+    const seeded = await seedEverything(app, leaving.member.id, staying.member.id);
 
-  it('leaves nothing of the member in any table, and keeps everyone else whole', async () => {
-    const leaving = await signUpAndLogIn(app.current);
-    const staying = await signUpAndLogIn(app.current);
-    const seeded = await seedEverything(app.current, leaving.member.id, staying.member.id);
-
-    const before = await rowsOf(app.current, leaving.member.id);
+    const before = await rowsOf(app, leaving.member.id);
     const emptyBefore = Object.entries(before)
       .filter(([, count]) => count === 0)
       .map(([table]) => table);
     expect(emptyBefore, 'the seed must cover every table').toEqual([]);
 
-    const gate = await app.current.inject({
-      method: 'POST',
-      url: '/api/auth/verify-password',
-      headers: leaving.headers,
-      payload: { password: leaving.password },
-    });
-    expect(gate.statusCode).toBe(200);
-    const response = await app.current.inject({ method: 'DELETE', url: '/api/auth/me', headers: leaving.headers });
-    expect(response.statusCode).toBe(204);
+    const gate = await leavingApi.auth.verifyPassword({ body: { password: leaving.password } });
+    expect(gate.status).toBe(200);
+    const response = await leavingApi.auth.deleteMe();
+    expect(response.status).toBe(204);
 
-    const after = await rowsOf(app.current, leaving.member.id);
+    const after = await rowsOf(app, leaving.member.id);
     expect(
       Object.values(after).every((count) => count === 0),
       JSON.stringify(after),
     ).toBe(true);
-    expect(await app.current.redis!.exists(sessionCacheKeys(hashToken(leaving.token)).session)).toBe(0);
-    expect(
-      (await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: leaving.headers })).statusCode,
-    ).toBe(401);
+    expect(await app.redis!.exists(sessionCacheKeys(hashToken(leaving.token)).session)).toBe(0);
+    expect((await leavingApi.auth.getProfile()).status).toBe(401);
 
     // Their vote and report on someone else's post are withdrawn, and the counters follow.
-    const [otherPost] = await app.current.db.select().from(post).where(eq(post.id, seeded.otherPost.id));
+    const [otherPost] = await app.db.select().from(post).where(eq(post.id, seeded.otherPost.id));
     expect(otherPost).toMatchObject({ upCount: 0, reportCount: 0 });
-    const [survivor] = await app.current.db
-      .select()
-      .from(comment)
-      .where(eq(comment.id, seeded.otherCommentOnOtherPost.id));
+    const [survivor] = await app.db.select().from(comment).where(eq(comment.id, seeded.otherCommentOnOtherPost.id));
     expect(survivor).toMatchObject({ upCount: 0 });
     // Comments others left on the member's post go with the post; reports on the member's content are gone.
-    expect(await app.current.db.select().from(comment).where(eq(comment.id, seeded.otherComment.id))).toHaveLength(0);
-    expect(await app.current.db.select().from(report)).toHaveLength(0);
-    expect(
-      (await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: staying.headers })).statusCode,
-    ).toBe(200);
+    expect(await app.db.select().from(comment).where(eq(comment.id, seeded.otherComment.id))).toHaveLength(0);
+    expect(await app.db.select().from(report)).toHaveLength(0);
+    expect((await contractClient(app, { token: staying.token }).auth.getProfile()).status).toBe(200);
   });
 });
