@@ -6,10 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { authSession, member } from '@nestegg/db';
 import { startFakeServer } from '@nestegg/testing';
 import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createMemberWithSession, useTestApp } from '../../test/app.js';
+import { afterAll, describe, expect } from 'vitest';
+import { createMemberWithSession } from '../../test/app.js';
 import { signUpAndLogIn, uniqueEmail } from '../../test/auth-helpers.js';
+import { bodyOf, contractClient, problemOf } from '../../test/client.js';
+import { apiTest } from '../../test/fixtures.js';
 
 const ISSUER_ONE = 'https://idp-one.test';
 const ISSUER_TWO = 'https://idp-two.test';
@@ -73,221 +76,220 @@ const nextIp = () => {
 
 const STRONG = 'new tortoise lantern harbour';
 
-describe('password login after a provider sign-in turned it off', () => {
-  const app = useTestApp(env);
+const providerTest = apiTest(env);
 
-  const signInOne = (idToken: string) =>
-    app.current.inject({ method: 'POST', url: '/api/auth/idpone', payload: { idToken }, remoteAddress: nextIp() });
-  const signInTwo = (identityToken: string) =>
-    app.current.inject({
-      method: 'POST',
-      url: '/api/auth/idptwo',
-      payload: { identityToken },
-      remoteAddress: nextIp(),
-    });
-  const setPassword = (headers: Record<string, string>, body: Record<string, unknown>, remoteAddress = nextIp()) =>
-    app.current.inject({ method: 'POST', url: '/api/auth/password', headers, payload: body, remoteAddress });
-  const login = (email: string, password: string) =>
-    app.current.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email, password },
-      remoteAddress: nextIp(),
-    });
-  const passwordHashOf = async (id: number) => {
-    const [row] = await app.current.db
-      .select({ passwordHash: member.passwordHash })
-      .from(member)
-      .where(eq(member.id, id));
+describe('password login after a provider sign-in turned it off', () => {
+  const test = providerTest;
+
+  /** A client from a new address each time: the sign-in and password limits count per address. */
+  const client = (app: FastifyInstance, sessionToken?: string) =>
+    contractClient(app, { remoteAddress: nextIp(), ...(sessionToken ? { token: sessionToken } : {}) });
+  const signInOne = (app: FastifyInstance, idToken: string) => client(app).auth.idpOneLogin({ body: { idToken } });
+  const signInTwo = (app: FastifyInstance, identityToken: string) =>
+    client(app).auth.idpTwoLogin({ body: { identityToken } });
+  type SetPasswordBody = { provider: 'IDPONE' | 'IDPTWO'; token: string; newPassword: string };
+  const setPassword = (app: FastifyInstance, sessionToken: string, body: SetPasswordBody) =>
+    client(app, sessionToken).auth.setPassword({ body });
+  const login = (app: FastifyInstance, email: string, password: string) =>
+    client(app).auth.login({ body: { email, password } });
+  const profileStatus = async (app: FastifyInstance, sessionToken: string) =>
+    (await contractClient(app, { token: sessionToken }).auth.getProfile()).status;
+  const passwordHashOf = async (app: FastifyInstance, id: number) => {
+    const [row] = await app.db.select({ passwordHash: member.passwordHash }).from(member).where(eq(member.id, id));
     return row!.passwordHash;
   };
-  const bearer = (sessionToken: string) => ({ authorization: `Bearer ${sessionToken}` });
+  const sessionTokenOf = (answer: { status: number; body: unknown }) =>
+    bodyOf(answer as { status: 200; body: { token: string } }, 200).token;
+  const codeOf = (answer: { body: unknown }) => (answer.body as { code?: string } | undefined)?.code;
 
   /** A sign-up (never proven), then the owner's provider one sign-in links into it and removes the password. */
-  async function linkedAccount() {
+  async function linkedAccount(app: FastifyInstance) {
     const email = uniqueEmail('relinked');
-    const local = await signUpAndLogIn(app.current, { email, password: 'squatter pass phrase' });
+    const local = await signUpAndLogIn(app, { email, password: 'squatter pass phrase' });
     const subject = randomUUID();
-    const linking = await signInOne(await token('one', { email, email_verified: true }, { subject }));
-    expect(linking.statusCode, linking.body).toBe(200);
-    return { email, subject, id: local.member.id, linking, headers: bearer(linking.json().token) };
+    const linking = await signInOne(app, await token('one', { email, email_verified: true }, { subject }));
+    expect(linking.status, JSON.stringify(linking.body)).toBe(200);
+    return { email, subject, id: local.member.id, linking, sessionToken: sessionTokenOf(linking) };
   }
 
-  it('says in the linking answer that password login was turned off, and where to turn it back on', async () => {
-    const { linking, id } = await linkedAccount();
-    expect(linking.json()).toMatchObject({ member: { id }, passwordLoginDisabled: true });
-    expect(linking.json().passwordLoginHint).toContain('POST /api/auth/password');
-    expect(await passwordHashOf(id)).toBeNull();
+  test('says in the linking answer that password login was turned off, and where to turn it back on', async ({
+    app,
+  }) => {
+    const { linking, id } = await linkedAccount(app);
+    expect(linking.body).toMatchObject({ member: { id }, passwordLoginDisabled: true });
+    expect(bodyOf(linking, 200).passwordLoginHint).toContain('POST /api/auth/password');
+    expect(await passwordHashOf(app, id)).toBeNull();
   });
 
-  it('sends neither field on any other provider sign-in', async () => {
-    const { email, subject } = await linkedAccount();
-    const again = await signInOne(await token('one', { email, email_verified: true }, { subject }));
-    expect(again.statusCode).toBe(200);
-    expect(again.json()).not.toHaveProperty('passwordLoginDisabled');
-    expect(again.json()).not.toHaveProperty('passwordLoginHint');
+  test('sends neither field on any other provider sign-in', async ({ app }) => {
+    const { email, subject } = await linkedAccount(app);
+    const again = await signInOne(app, await token('one', { email, email_verified: true }, { subject }));
+    expect(again.status).toBe(200);
+    expect(again.body).not.toHaveProperty('passwordLoginDisabled');
+    expect(again.body).not.toHaveProperty('passwordLoginHint');
 
     const created = await signInOne(
+      app,
       await token('one', { email: uniqueEmail('new'), email_verified: true }, { subject: randomUUID() }),
     );
-    expect(created.json()).not.toHaveProperty('passwordLoginDisabled');
+    expect(created.body).not.toHaveProperty('passwordLoginDisabled');
 
     // A proven account keeps its password when linked: nothing was turned off.
     const provenEmail = uniqueEmail('proven');
-    const proven = await signUpAndLogIn(app.current, { email: provenEmail, password: 'proven pass phrase' });
-    await app.current.db.update(member).set({ emailVerified: true }).where(eq(member.id, proven.member.id));
+    const proven = await signUpAndLogIn(app, { email: provenEmail, password: 'proven pass phrase' });
+    await app.db.update(member).set({ emailVerified: true }).where(eq(member.id, proven.member.id));
     const linkedProven = await signInOne(
+      app,
       await token('one', { email: provenEmail, email_verified: true }, { subject: randomUUID() }),
     );
-    expect(linkedProven.statusCode).toBe(200);
-    expect(linkedProven.json()).not.toHaveProperty('passwordLoginDisabled');
+    expect(linkedProven.status).toBe(200);
+    expect(linkedProven.body).not.toHaveProperty('passwordLoginDisabled');
   });
 
-  it('points a password change to the set-password route instead of a dead end', async () => {
-    const { headers } = await linkedAccount();
-    const change = await app.current.inject({
-      method: 'PUT',
-      url: '/api/auth/password',
-      headers,
-      payload: { currentPassword: 'squatter pass phrase', newPassword: STRONG },
+  test('points a password change to the set-password route instead of a dead end', async ({ app }) => {
+    const { sessionToken } = await linkedAccount(app);
+    const change = await contractClient(app, { token: sessionToken }).auth.changePassword({
+      body: { currentPassword: 'squatter pass phrase', newPassword: STRONG },
     });
-    expect(change.statusCode).toBe(400);
-    expect(change.json().code).toBe('SOCIAL_ACCOUNT');
-    expect(change.json().detail).toContain('POST /api/auth/password');
+    expect(problemOf(change, 400, 'SOCIAL_ACCOUNT').detail).toContain('POST /api/auth/password');
   });
 
-  it('sets a password with a fresh token of the linked identity; password login works again, sessions stay', async () => {
-    const { email, subject, id, headers } = await linkedAccount();
+  test('sets a password with a fresh token of the linked identity; password login works again, sessions stay', async ({
+    app,
+  }) => {
+    const { email, subject, id, sessionToken } = await linkedAccount(app);
     // A second device of the owner, signed in with the provider after the link.
-    const otherDevice = await signInOne(await token('one', { email, email_verified: true }, { subject }));
+    const otherDevice = await signInOne(app, await token('one', { email, email_verified: true }, { subject }));
     const fresh = await token('one', {}, { subject, authAgo: 60 });
 
-    const answer = await setPassword(headers, { provider: 'IDPONE', token: fresh, newPassword: STRONG });
-    expect(answer.statusCode, answer.body).toBe(204);
+    const answer = await setPassword(app, sessionToken, { provider: 'IDPONE', token: fresh, newPassword: STRONG });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(204);
 
-    expect((await login(email, STRONG)).statusCode).toBe(200);
-    expect((await login(email, 'squatter pass phrase')).statusCode).toBe(401);
-    const profile = (h: Record<string, string>) =>
-      app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: h });
-    expect((await profile(headers)).statusCode).toBe(200);
-    expect((await profile(bearer(otherDevice.json().token))).statusCode).toBe(200);
+    expect((await login(app, email, STRONG)).status).toBe(200);
+    expect((await login(app, email, 'squatter pass phrase')).status).toBe(401);
+    expect(await profileStatus(app, sessionToken)).toBe(200);
+    expect(await profileStatus(app, sessionTokenOf(otherDevice))).toBe(200);
 
     // From now on the password is changed, not set.
-    const again = await setPassword(headers, {
+    const again = await setPassword(app, sessionToken, {
       provider: 'IDPONE',
       token: await token('one', {}, { subject }),
       newPassword: 'another tortoise lantern',
     });
-    expect(again.statusCode).toBe(409);
-    expect(again.json().code).toBe('PASSWORD_ALREADY_SET');
-    const change = await app.current.inject({
-      method: 'PUT',
-      url: '/api/auth/password',
-      headers,
-      payload: { currentPassword: STRONG, newPassword: 'another tortoise lantern' },
+    expect(again.status).toBe(409);
+    expect(codeOf(again)).toBe('PASSWORD_ALREADY_SET');
+    const change = await contractClient(app, { token: sessionToken }).auth.changePassword({
+      body: { currentPassword: STRONG, newPassword: 'another tortoise lantern' },
     });
-    expect(change.statusCode, change.body).toBe(204);
-    expect(await passwordHashOf(id)).not.toBeNull();
+    expect(change.status, JSON.stringify(change.body)).toBe(204);
+    expect(await passwordHashOf(app, id)).not.toBeNull();
   });
 
-  it('keeps the new password when another provider links later (the e-mail is proven now)', async () => {
-    const { email, subject, headers } = await linkedAccount();
-    const set = await setPassword(headers, {
+  test('keeps the new password when another provider links later (the e-mail is proven now)', async ({ app }) => {
+    const { email, subject, sessionToken } = await linkedAccount(app);
+    const set = await setPassword(app, sessionToken, {
       provider: 'IDPONE',
       token: await token('one', {}, { subject }),
       newPassword: STRONG,
     });
-    expect(set.statusCode).toBe(204);
-    const two = await signInTwo(await token('two', { email, email_verified: 'true' }, { subject: randomUUID() }));
-    expect(two.statusCode, two.body).toBe(200);
-    expect(two.json()).not.toHaveProperty('passwordLoginDisabled');
-    expect((await login(email, STRONG)).statusCode).toBe(200);
-    expect((await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers })).statusCode).toBe(200);
+    expect(set.status).toBe(204);
+    const two = await signInTwo(app, await token('two', { email, email_verified: 'true' }, { subject: randomUUID() }));
+    expect(two.status, JSON.stringify(two.body)).toBe(200);
+    expect(two.body).not.toHaveProperty('passwordLoginDisabled');
+    expect((await login(app, email, STRONG)).status).toBe(200);
+    expect(await profileStatus(app, sessionToken)).toBe(200);
   });
 
-  it('refuses a token that is not fresh: issued or signed in over 5 minutes ago, or issued in the future', async () => {
-    const { subject, id, headers } = await linkedAccount();
+  test('refuses a token that is not fresh: issued or signed in over 5 minutes ago, or issued in the future', async ({
+    app,
+  }) => {
+    const { subject, id, sessionToken } = await linkedAccount(app);
     for (const stale of [{ issuedAgo: 6 * 60 }, { authAgo: 6 * 60 }, { issuedAgo: -5 * 60 }]) {
-      const answer = await setPassword(headers, {
+      const answer = await setPassword(app, sessionToken, {
         provider: 'IDPONE',
         token: await token('one', {}, { subject, ...stale }),
         newPassword: STRONG,
       });
-      expect(answer.statusCode, JSON.stringify(stale)).toBe(403);
-      expect(answer.json().code).toBe('REAUTHENTICATION_REQUIRED');
+      expect(answer.status, JSON.stringify(stale)).toBe(403);
+      expect(codeOf(answer)).toBe('REAUTHENTICATION_REQUIRED');
     }
-    expect(await passwordHashOf(id)).toBeNull();
+    expect(await passwordHashOf(app, id)).toBeNull();
   });
 
-  it("refuses another identity's token, a provider not linked to the account, and a forged token", async () => {
-    const { subject, id, headers } = await linkedAccount();
+  test("refuses another identity's token, a provider not linked to the account, and a forged token", async ({
+    app,
+  }) => {
+    const { subject, id, sessionToken } = await linkedAccount(app);
     const cases = [
       { body: { provider: 'IDPONE', token: await token('one', {}, { subject: randomUUID() }) }, expected: 403 },
       { body: { provider: 'IDPTWO', token: await token('two', {}, { subject }) }, expected: 403 },
       { body: { provider: 'IDPONE', token: await token('one', {}, { subject, forged: true }) }, expected: 401 },
-    ];
+    ] as const;
     const answers = [];
     for (const { body, expected } of cases) {
-      const answer = await setPassword(headers, { ...body, newPassword: STRONG });
-      expect(answer.statusCode, answer.body).toBe(expected);
-      answers.push(answer.json().code);
+      const answer = await setPassword(app, sessionToken, { ...body, newPassword: STRONG });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(expected);
+      answers.push(codeOf(answer));
     }
     expect(answers).toEqual(['PROVIDER_MISMATCH', 'PROVIDER_MISMATCH', 'INVALID_ID_TOKEN']);
-    expect(await passwordHashOf(id)).toBeNull();
+    expect(await passwordHashOf(app, id)).toBeNull();
   });
 
-  it('checks the new password like sign-up', async () => {
-    const { email, subject, id, headers } = await linkedAccount();
+  test('checks the new password like sign-up', async ({ app }) => {
+    const { email, subject, id, sessionToken } = await linkedAccount(app);
     const fresh = await token('one', {}, { subject });
     for (const newPassword of ['password1', email]) {
-      const answer = await setPassword(headers, { provider: 'IDPONE', token: fresh, newPassword });
-      expect(answer.statusCode).toBe(400);
-      expect(answer.json().code).toBe('WEAK_PASSWORD');
+      const answer = await setPassword(app, sessionToken, { provider: 'IDPONE', token: fresh, newPassword });
+      expect(answer.status).toBe(400);
+      expect(codeOf(answer)).toBe('WEAK_PASSWORD');
     }
-    expect(await passwordHashOf(id)).toBeNull();
+    expect(await passwordHashOf(app, id)).toBeNull();
   });
 
-  it('answers 409 for an account that has a password and 400 for a provider account, before any token check', async () => {
-    const withPassword = await signUpAndLogIn(app.current);
+  test('answers 409 for an account that has a password and 400 for a provider account, before any token check', async ({
+    app,
+  }) => {
+    const withPassword = await signUpAndLogIn(app);
     const forged = await token('one', {}, { subject: randomUUID(), forged: true });
-    const has = await setPassword(withPassword.headers, { provider: 'IDPONE', token: forged, newPassword: STRONG });
-    expect(has.statusCode).toBe(409);
-    expect(has.json().code).toBe('PASSWORD_ALREADY_SET');
+    const has = await setPassword(app, withPassword.token, { provider: 'IDPONE', token: forged, newPassword: STRONG });
+    expect(has.status).toBe(409);
+    expect(codeOf(has)).toBe('PASSWORD_ALREADY_SET');
 
     const subject = randomUUID();
     const social = await signInOne(
+      app,
       await token('one', { email: uniqueEmail('social'), email_verified: true }, { subject }),
     );
-    const answer = await setPassword(bearer(social.json().token), {
+    const answer = await setPassword(app, sessionTokenOf(social), {
       provider: 'IDPONE',
       token: await token('one', {}, { subject }),
       newPassword: STRONG,
     });
-    expect(answer.statusCode).toBe(400);
-    expect(answer.json().code).toBe('SOCIAL_ACCOUNT');
+    expect(answer.status).toBe(400);
+    expect(codeOf(answer)).toBe('SOCIAL_ACCOUNT');
   });
 
-  it('lets exactly one of two parallel requests set the password', async () => {
-    const { email, subject, id, headers } = await linkedAccount();
+  test('lets exactly one of two parallel requests set the password', async ({ app }) => {
+    const { email, subject, id, sessionToken } = await linkedAccount(app);
     const passwords = ['first tortoise lantern harbour', 'second walrus compass meadow'];
     const answers = await Promise.all(
       passwords.map(async (newPassword) =>
-        setPassword(headers, { provider: 'IDPONE', token: await token('one', {}, { subject }), newPassword }),
+        setPassword(app, sessionToken, { provider: 'IDPONE', token: await token('one', {}, { subject }), newPassword }),
       ),
     );
-    const statuses = answers.map((answer) => answer.statusCode);
+    const statuses = answers.map((answer) => answer.status);
     expect([...statuses].sort()).toEqual([204, 409]);
-    expect(answers.find((answer) => answer.statusCode === 409)!.json().code).toBe('PASSWORD_ALREADY_SET');
+    expect(answers.find((answer) => answer.status === 409)!.body.code).toBe('PASSWORD_ALREADY_SET');
     const winner = passwords[statuses.indexOf(204)]!;
     const loser = passwords[statuses.indexOf(409)]!;
-    expect((await login(email, winner)).statusCode).toBe(200);
-    expect((await login(email, loser)).statusCode).toBe(401);
-    expect(await passwordHashOf(id)).not.toBeNull();
+    expect((await login(app, email, winner)).status).toBe(200);
+    expect((await login(app, email, loser)).status).toBe(401);
+    expect(await passwordHashOf(app, id)).not.toBeNull();
   });
 
-  it('decides the race in the update itself, not in the check before it', async () => {
-    const { subject, id } = await linkedAccount();
-    const { credentials } = app.current.services;
+  test('decides the race in the update itself, not in the check before it', async ({ app }) => {
+    const { subject, id } = await linkedAccount(app);
+    const { credentials } = app.services;
     const proven = { provider: 'IDPONE' as const, subject };
     // Both calls skip the route's early check, as two requests that both passed it would.
     const outcomes = await Promise.allSettled(
@@ -300,51 +302,46 @@ describe('password login after a provider sign-in turned it off', () => {
     expect(refused.reason).toMatchObject({ status: 409, code: 'PASSWORD_ALREADY_SET' });
   });
 
-  it('applies the same freshness rule to the re-authentication gate, with its own answer', async () => {
+  test('applies the same freshness rule to the re-authentication gate, with its own answer', async ({ app }) => {
     const subject = randomUUID();
     const social = await signInOne(
+      app,
       await token('one', { email: uniqueEmail('gate'), email_verified: true }, { subject }),
     );
     const gate = async (options: Partial<TokenOptions>) =>
-      app.current.inject({
-        method: 'POST',
-        url: '/api/auth/reauthenticate',
-        headers: bearer(social.json().token),
-        payload: { provider: 'IDPONE', token: await token('one', {}, { subject, ...options }) },
-        remoteAddress: nextIp(),
+      client(app, sessionTokenOf(social)).auth.reauthenticate({
+        body: { provider: 'IDPONE', token: await token('one', {}, { subject, ...options }) },
       });
     const stale = await gate({ authAgo: 6 * 60 });
-    expect(stale.statusCode).toBe(400);
-    expect(stale.json().code).toBe('VALIDATION_FAILED');
-    expect((await gate({ authAgo: 30 })).statusCode).toBe(200);
+    expect(stale.status).toBe(400);
+    expect(codeOf(stale)).toBe('VALIDATION_FAILED');
+    expect((await gate({ authAgo: 30 })).status).toBe(200);
   });
 
-  it('leaves the sessions of the account alone', async () => {
-    const { subject, id, headers } = await linkedAccount();
-    const before = await app.current.db.select().from(authSession).where(eq(authSession.memberId, id));
-    const set = await setPassword(headers, {
+  test('leaves the sessions of the account alone', async ({ app }) => {
+    const { subject, id, sessionToken } = await linkedAccount(app);
+    const before = await app.db.select().from(authSession).where(eq(authSession.memberId, id));
+    const set = await setPassword(app, sessionToken, {
       provider: 'IDPONE',
       token: await token('one', {}, { subject }),
       newPassword: STRONG,
     });
-    expect(set.statusCode).toBe(204);
-    const after = await app.current.db.select().from(authSession).where(eq(authSession.memberId, id));
+    expect(set.status).toBe(204);
+    const after = await app.db.select().from(authSession).where(eq(authSession.memberId, id));
     expect(after.map((row) => row.id).sort()).toEqual(before.map((row) => row.id).sort());
   });
 });
 
-describe('set-password without the provider configured', () => {
-  const app = useTestApp();
+const unconfiguredTest = apiTest();
 
-  it('answers 503 PROVIDER_NOT_CONFIGURED for a passwordless LOCAL account', async () => {
-    const passwordless = await createMemberWithSession(app.current);
-    const answer = await app.current.inject({
-      method: 'POST',
-      url: '/api/auth/password',
-      headers: passwordless.headers,
-      payload: { provider: 'IDPONE', token: 'a.b.c', newPassword: STRONG },
+describe('set-password without the provider configured', () => {
+  const test = unconfiguredTest;
+
+  test('answers 503 PROVIDER_NOT_CONFIGURED for a passwordless LOCAL account', async ({ app }) => {
+    const passwordless = await createMemberWithSession(app);
+    const answer = await contractClient(app, { token: passwordless.token }).auth.setPassword({
+      body: { provider: 'IDPONE', token: 'a.b.c', newPassword: STRONG },
     });
-    expect(answer.statusCode).toBe(503);
-    expect(answer.json().code).toBe('PROVIDER_NOT_CONFIGURED');
+    problemOf(answer, 503, 'PROVIDER_NOT_CONFIGURED');
   });
 });
