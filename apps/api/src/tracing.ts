@@ -18,21 +18,9 @@ export function tracedServerFactory(tracing: Tracing): NonNullable<FastifyServer
   return (handler: Handler, options: FastifyServerOptions): Server => {
     const server = createServer((request: TracedRequest, response) => {
       const parent = contextFromHeaders(request.headers);
-      const path = (request.url ?? '/').split('?')[0] ?? '/';
-      const span = tracing.tracer.startSpan(
-        request.method ?? 'HTTP',
-        {
-          kind: SpanKind.SERVER,
-          attributes: {
-            'http.request.method': request.method ?? '_OTHER',
-            'url.path': path,
-            'url.scheme': 'http',
-            'network.protocol.version': request.httpVersion,
-          },
-        },
-        parent,
-      );
-      // An unsampled request's span records nothing: no name, attributes or end to give it (decision O15).
+      // No attributes for the sampler to read (ours decides by trace id); an unsampled request's span records
+      // nothing, so it gets no attributes, name or end either (decision O15).
+      const span = tracing.tracer.startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
       if (span.isRecording()) traceResponse(request, response, span);
       context.with(trace.setSpan(parent, span), () => handler(request, response));
     });
@@ -44,6 +32,12 @@ export function tracedServerFactory(tracing: Tracing): NonNullable<FastifyServer
 }
 
 function traceResponse(request: TracedRequest, response: ServerResponse, span: Span): void {
+  span.setAttributes({
+    'http.request.method': request.method ?? '_OTHER',
+    'url.path': (request.url ?? '/').split('?')[0] ?? '/',
+    'url.scheme': 'http',
+    'network.protocol.version': request.httpVersion,
+  });
   request[SERVER_SPAN] = span;
   response.once('close', () => {
     span.setAttribute('http.response.status_code', response.statusCode);
