@@ -620,14 +620,14 @@ const RECORD_JSON = Object.fromEntries(
 function feedText(firstSync: boolean): string {
   const tombstones = firstSync ? 'and not deleted' : '';
   const records = Object.entries(SYNCED).map(
-    ([key, { table }], index) => `(select coalesce(json_agg(${RECORD_JSON[key]} order by p.seq), '[]')
+    ([key, { table, entity }]) => `(select coalesce(json_agg(${RECORD_JSON[key]} order by p.seq), '[]')
     from page p cross join lateral (
-      select * from "${table}" k where k.member_id = $${6 + 2 * index} and k.id = p.entity_id limit 1) r
-    where p.entity = $${7 + 2 * index} and not p.deleted) as "${key}"`,
+      select * from "${table}" k where k.member_id = p.member_id and k.id = p.entity_id limit 1) r
+    where p.entity = '${entity}' and not p.deleted) as "${key}"`,
   );
   return `
       with changes as (
-        select entity, entity_id, seq, deleted, record_json from ledger_change
+        select member_id, entity, entity_id, seq, deleted, record_json from ledger_change
         where member_id = $1 and seq > $2 ${tombstones}
         order by seq limit $3
       ), page as (
@@ -641,7 +641,7 @@ function feedText(firstSync: boolean): string {
         (select coalesce(json_agg(json_build_object('entity', entity, 'id', entity_id) order by seq), '[]')
           from page where deleted) as deleted,
         (select '[' || coalesce(string_agg(p.record_json, ', ' order by p.seq), '') || ']'
-          from page p where p.entity = 'entry' and not p.deleted) as entries,
+    from page p where p.entity = 'entry' and not p.deleted) as entries,
         ${records.join(', ')}`;
 }
 const FEED_TEXT = { first: feedText(true), next: feedText(false) };
@@ -660,7 +660,6 @@ interface FeedRow {
 
 function readFeed(sql: Sql, memberId: number, since: number | null, limit: number) {
   const params: (number | string)[] = [memberId, since ?? 0, limit + 1, limit, memberId];
-  for (const { entity } of Object.values(SYNCED)) params.push(memberId, entity);
   return sql.unsafe<FeedRow[]>(since === null ? FEED_TEXT.first : FEED_TEXT.next, params, { prepare: true });
 }
 

@@ -19,7 +19,7 @@ import {
   tag,
 } from '@nestegg/db';
 import { type SQL, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { ConflictError } from '../../lib/errors.js';
 import { jsonObjectOf, rowFromJson } from '../../lib/json-rows.js';
@@ -139,12 +139,9 @@ export class ChangesService {
 export function feedSql(memberId: number, since: number | null, limit: number): SQL {
   // A first sync needs no tombstones: the client has nothing to delete.
   const tombstones = since === null ? sql`and not deleted` : sql``;
-  const recordColumns = Object.entries(RECORD_TABLES).map(
-    ([key, { entity, table }]) => sql`${changedRecords(memberId, entity, table)} as ${sql.identifier(key)}`,
-  );
   return sql`
       with changes as (
-        select entity, entity_id, seq, deleted, record_json from ledger_change
+        select member_id, entity, entity_id, seq, deleted, record_json from ledger_change
         where member_id = ${memberId} and seq > ${since ?? 0} ${tombstones}
         order by seq limit ${limit + 1}
       ), page as (
@@ -158,16 +155,31 @@ export function feedSql(memberId: number, since: number | null, limit: number): 
         (select coalesce(json_agg(json_build_object('entity', entity, 'id', entity_id) order by seq), '[]')
           from page where deleted) as deleted,
         ${changedEntries} as entries,
-        ${sql.join(recordColumns, sql`, `)}`;
+        ${RECORD_COLUMNS}`;
 }
 
 /** The page's live records of one table, as a JSON array in page order: one key lookup per record. */
-function changedRecords(memberId: number, entity: SyncEntity, table: PgTable): SQL {
+function changedRecords(entity: SyncEntity, table: PgTable): SQL {
   return sql`(select coalesce(json_agg(${jsonObjectOf(table, 'r')} order by p.seq), '[]')
     from page p cross join lateral (
-      select * from ${table} k where k.member_id = ${memberId} and k.id = p.entity_id limit 1) r
-    where p.entity = ${entity} and not p.deleted)`;
+      select * from ${table} k where k.member_id = p.member_id and k.id = p.entity_id limit 1) r
+    where p.entity = ${sql.raw(`'${entity}'`)} and not p.deleted)`;
 }
+
+/**
+ * The other kinds' columns of the feed: the same text for every request (no parameter), so rendered once.
+ * Building it per request cost the api's main thread about 0.5 ms (drizzle walking ~400 chunks; decision L36).
+ */
+const RECORD_COLUMNS = sql.raw(
+  new PgDialect().sqlToQuery(
+    sql.join(
+      Object.entries(RECORD_TABLES).map(
+        ([key, { entity, table }]) => sql`${changedRecords(entity, table)} as ${sql.identifier(key)}`,
+      ),
+      sql`, `,
+    ),
+  ).sql,
+);
 
 /**
  * The page's live entries as the JSON text of `Entry[]` in page order: the answers their changes stored
