@@ -49,6 +49,7 @@ export type ChildCommand =
   | { type: 'reference'; key: string; seconds: number; concurrency: number }
   | { type: 'profile-start' }
   | { type: 'profile-stop'; file: string }
+  | { type: 'cpu-usage' }
   | { type: 'stop' };
 
 export interface ChildReplies {
@@ -56,6 +57,8 @@ export interface ChildReplies {
   reference: number;
   'profile-start': null;
   'profile-stop': null;
+  /** The child's CPU time so far (user + system, every thread), in microseconds. */
+  'cpu-usage': number;
   stop: null;
 }
 

@@ -321,6 +321,10 @@ function commandHandlers(prepared: Prepared[], sides: Sides, sql: postgres.Sql):
     },
     'profile-start': () => profiler.start(),
     'profile-stop': (command) => profiler.stop(command.file),
+    'cpu-usage': async () => {
+      const { user, system } = process.cpuUsage();
+      return user + system;
+    },
     stop: async () => {
       for (const item of prepared) await item.baseline.close();
       for (const side of [sides.up, sides.lost]) {

@@ -24,24 +24,53 @@ const SLICE_SECONDS = 2;
 interface CostResult {
   row: BenchRow;
   size: number;
-  /** on ÷ off requests per second, one per round, sorted. */
-  roundRatios: number[];
+  roundRatios: RoundRatios;
   /** Both apis and both baselines over the row's normal interleaved measurement. */
   measured: Record<'apiOff' | 'apiOn' | 'baselineOff' | 'baselineOn', LoadResult>;
 }
 
 const perSecond = (slice: SliceResult) => slice.ok / slice.elapsedSeconds;
 
+/** A side of the pair: its api under load, and its child's CPU clock. */
+interface Half {
+  api: Side;
+  child: BenchChild;
+}
+
+interface Measured {
+  perSecond: number;
+  /** The child's CPU time (all threads) per answered request, in microseconds. */
+  cpuMicros: number;
+}
+
+async function slice(half: Half): Promise<Measured> {
+  const before = await half.child.call({ type: 'cpu-usage' });
+  const result = await half.api.run(SLICE_SECONDS);
+  const cpu = (await half.child.call({ type: 'cpu-usage' })) - before;
+  return { perSecond: perSecond(result), cpuMicros: cpu / Math.max(1, result.ok) };
+}
+
+interface RoundRatios {
+  /** on ÷ off requests per second, one per round, sorted. */
+  throughput: number[];
+  /** on ÷ off CPU time per request, one per round, sorted: less moved by other processes than throughput. */
+  cpu: number[];
+}
+
 /** Rounds of off, on, on, off; each round's on ÷ off compares slices run within the same 8 seconds. */
-async function roundRatios(off: Side, on: Side, rounds: number): Promise<number[]> {
-  const ratios: number[] = [];
+async function roundRatios(off: Half, on: Half, rounds: number): Promise<RoundRatios> {
+  const ratios: RoundRatios = { throughput: [], cpu: [] };
+  const sum = (slices: Measured[], field: keyof Measured) => slices.reduce((total, item) => total + item[field], 0);
   for (let round = 0; round < rounds; round += 1) {
-    const first = await off.run(SLICE_SECONDS);
-    const onSlices = [await on.run(SLICE_SECONDS), await on.run(SLICE_SECONDS)];
-    const last = await off.run(SLICE_SECONDS);
-    ratios.push((perSecond(onSlices[0]!) + perSecond(onSlices[1]!)) / (perSecond(first) + perSecond(last)));
+    const first = await slice(off);
+    const onSlices = [await slice(on), await slice(on)];
+    const offSlices = [first, await slice(off)];
+    ratios.throughput.push(sum(onSlices, 'perSecond') / sum(offSlices, 'perSecond'));
+    ratios.cpu.push(sum(onSlices, 'cpuMicros') / sum(offSlices, 'cpuMicros'));
   }
-  return ratios.sort((a, b) => a - b);
+  ratios.throughput.sort((a, b) => a - b);
+  ratios.cpu.sort((a, b) => a - b);
+  return ratios;
 }
 
 function sidesOf(child: BenchChild, row: BenchRow, connections: number) {
@@ -56,12 +85,14 @@ async function measureRow(children: { off: BenchChild; on: BenchChild }, row: Be
   const load = { ...context.options.load, connections: row.connections ?? context.options.load.connections };
   const off = sidesOf(children.off, row, load.connections);
   const on = sidesOf(children.on, row, load.connections);
+  // The four-way measurement only feeds the ratio columns: a quarter of the time, the rounds get the rest.
   const measured = await measureInterleaved(
     { apiOff: off.api, apiOn: on.api, baselineOn: on.baseline, baselineOff: off.baseline },
-    load,
+    { ...load, seconds: Math.max(2 * SLICE_SECONDS, load.seconds / 4) },
   );
   const rounds = Math.max(3, Math.round(load.seconds / (2 * SLICE_SECONDS)));
-  return { measured, roundRatios: await roundRatios(off.api, on.api, rounds) };
+  const ratios = await roundRatios({ api: off.api, child: children.off }, { api: on.api, child: children.on }, rounds);
+  return { measured, roundRatios: ratios };
 }
 
 async function measurePair(context: RunContext, step: Step, databaseUrl: string, sink: OtlpSink) {
@@ -78,7 +109,10 @@ async function measurePair(context: RunContext, step: Step, databaseUrl: string,
     for (const row of step.rows) {
       progress(`${row.name} at ${step.size.toLocaleString('en-US')} ${row.dataset.unit}: telemetry off and on`);
       const result = { row, size: step.size, ...(await measureRow({ off, on }, row, context)) };
-      progress(`  on ÷ off per round: ${result.roundRatios.map((ratio) => ratio.toFixed(3)).join(' ')}`);
+      const list = (ratios: number[]) => ratios.map((ratio) => ratio.toFixed(3)).join(' ');
+      progress(
+        `  on ÷ off per round: req/s ${list(result.roundRatios.throughput)}; CPU/req ${list(result.roundRatios.cpu)}`,
+      );
       results.push(result);
     }
   } finally {
@@ -97,8 +131,9 @@ const quantile = (sorted: number[], fraction: number) =>
 function resultLine({ row, size, roundRatios, measured }: CostResult): string {
   const ratioOff = measured.apiOff.requestsPerSecond / measured.baselineOff.requestsPerSecond;
   const ratioOn = measured.apiOn.requestsPerSecond / measured.baselineOn.requestsPerSecond;
-  const spread = `${times(quantile(roundRatios, 0.25))} – ${times(quantile(roundRatios, 0.75))}`;
-  return `| ${row.name} | ${size.toLocaleString('en-US')} ${row.dataset.unit} | ${rate(measured.apiOff)} | ${rate(measured.apiOn)} | ${ratioOff.toFixed(2)} | ${ratioOn.toFixed(2)} | ${roundRatios.length} | **${times(quantile(roundRatios, 0.5))}** | ${spread} |`;
+  const middle = (sorted: number[]) =>
+    `**${times(quantile(sorted, 0.5))}** (${quantile(sorted, 0.25).toFixed(3)}–${quantile(sorted, 0.75).toFixed(3)})`;
+  return `| ${row.name} | ${size.toLocaleString('en-US')} ${row.dataset.unit} | ${rate(measured.apiOff)} | ${rate(measured.apiOn)} | ${ratioOff.toFixed(2)} | ${ratioOn.toFixed(2)} | ${roundRatios.throughput.length} | ${middle(roundRatios.throughput)} | ${middle(roundRatios.cpu)} |`;
 }
 
 function renderCost(context: RunContext, results: CostResult[], sink: OtlpSink): string {
@@ -107,9 +142,9 @@ function renderCost(context: RunContext, results: CostResult[], sink: OtlpSink):
   return [
     '## Telemetry cost (paired)',
     '',
-    `${load.connections} connections; per row ${load.warmupSeconds} s warm-up, ${load.seconds} s per side in interleaved slices for the four req/s columns, then rounds of off, on, on, off (2 s slices) for on ÷ off. The "on" child traced ${TELEMETRY_SAMPLE_RATIO * 100} % of requests (${exports} OTLP exports, ${(exportedBytes / 1_000_000).toFixed(1)} MB in all) and was scraped every 5 s.`,
+    `${load.connections} connections; per row ${load.warmupSeconds} s warm-up, ${Math.max(2 * SLICE_SECONDS, load.seconds / 4)} s per side in interleaved slices for the four req/s columns, then rounds of off, on, on, off (2 s slices) for on ÷ off. The "on" child traced ${TELEMETRY_SAMPLE_RATIO * 100} % of requests (${exports} OTLP exports, ${(exportedBytes / 1_000_000).toFixed(1)} MB in all) and was scraped every 5 s.`,
     '',
-    '| Row | Data | api off req/s | api on req/s | ratio off | ratio on | rounds | api on ÷ off, median | middle half of rounds |',
+    '| Row | Data | api off req/s | api on req/s | ratio off | ratio on | rounds | req/s on ÷ off: median (middle half) | CPU per request on ÷ off: median (middle half) |',
     '|---|---|--:|--:|--:|--:|--:|--:|--:|',
     ...results.map(resultLine),
     '',
