@@ -1,0 +1,86 @@
+/**
+ * `pnpm --filter @nestegg/bench telemetry-spans`: the CPU time tracing adds to one request, without HTTP
+ * (issue 18, item 10). One process replays what the api does per request with tracing on: the server span
+ * from the request's headers and the context switch around the handler, the log line's trace fields, and two
+ * statements that open spans only under a recording span; sampled requests also name, attribute and end their
+ * spans, and the batch processor exports them over OTLP/HTTP to a sink in the same process (its receiving
+ * counts too). CPU time per request, at sampler ratios 0, 0.1 and 1, measures in microseconds what the paired
+ * HTTP run (`--telemetry-cost`) can only resolve on a quiet machine.
+ */
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { contextFromHeaders, startTracing, type Tracing, traceFields } from '@nestegg/telemetry';
+import { context, SpanKind, trace } from '@opentelemetry/api';
+
+const HEADERS = { host: 'api', 'user-agent': 'autocannon', accept: '*/*', authorization: 'Bearer token' };
+const STATEMENT = 'select "id", "email", "nickname" from "member" where "member"."id" = $1 limit $2';
+const REQUESTS = 20_000;
+/** Requests between pauses, so the batch processor's timer and the export run as they would under load. */
+const BURST = 200;
+
+function statement(tracing: Tracing): void {
+  if (!trace.getActiveSpan()?.isRecording()) return;
+  const span = tracing.tracer.startSpan('SELECT', {
+    kind: SpanKind.CLIENT,
+    attributes: { 'db.system.name': 'postgresql', 'db.operation.name': 'SELECT', 'db.query.text': STATEMENT },
+  });
+  span.end();
+}
+
+function request(tracing: Tracing): void {
+  const parent = contextFromHeaders(HEADERS);
+  const span = tracing.tracer.startSpan('GET', { kind: SpanKind.SERVER }, parent);
+  context.with(trace.setSpan(parent, span), () => {
+    traceFields();
+    statement(tracing);
+    statement(tracing);
+    if (!span.isRecording()) return;
+    span.setAttributes({ 'http.request.method': 'GET', 'url.path': '/api/auth/profile', 'url.scheme': 'http' });
+    span.updateName('GET /api/auth/profile');
+    span.setAttributes({ 'http.route': '/api/auth/profile', 'http.response.status_code': 200 });
+    span.end();
+  });
+}
+
+async function microsPerRequest(tracing: Tracing): Promise<number> {
+  const started = process.cpuUsage();
+  for (let index = 0; index < REQUESTS; index += 1) {
+    request(tracing);
+    if (index % BURST === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await tracing.flush();
+  const { user, system } = process.cpuUsage(started);
+  return (user + system) / REQUESTS;
+}
+
+async function measure(ratio: string, collector: string): Promise<number[]> {
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector;
+  const tracing = await startTracing('telemetry-spans', {
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector,
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: ratio,
+  });
+  if (!tracing) throw new Error('tracing did not start');
+  try {
+    const rounds: number[] = [];
+    for (let round = 0; round < 5; round += 1) rounds.push(await microsPerRequest(tracing));
+    return rounds;
+  } finally {
+    await tracing.shutdown();
+  }
+}
+
+const sink = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => response.end('{}'));
+});
+await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+const collector = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+for (const ratio of ['0', '0.1', '1']) {
+  const rounds = (await measure(ratio, collector)).sort((a, b) => a - b);
+  console.log(
+    `sampler ratio ${ratio}: ${rounds[2]!.toFixed(2)} µs CPU per request (median of 5 rounds of ${REQUESTS})`,
+  );
+}
+sink.close();
