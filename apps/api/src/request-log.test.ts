@@ -1,7 +1,7 @@
 /** Decision P6: one log line per request, written when it ends, without the query string. */
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
-import { useTestApp } from './test/app.js';
+import { describe, expect } from 'vitest';
+import { apiTest } from './test/fixtures.js';
 
 const lines: Array<Record<string, unknown>> = [];
 const stream = new Writable({
@@ -11,12 +11,12 @@ const stream = new Writable({
   },
 });
 
-describe('request logs', () => {
-  const app = useTestApp({}, { logger: { level: 'info', stream } });
+const test = apiTest({}, { logger: { level: 'info', stream } });
 
-  it('write exactly one line per request, with its method, path, status and time', async () => {
+describe('request logs', () => {
+  test('write exactly one line per request, with its method, path, status and time', async ({ app }) => {
     lines.length = 0;
-    const response = await app.current.inject({
+    const response = await app.inject({
       method: 'GET',
       url: '/api/auth/signup-enabled?email=someone%40example.com',
     });
@@ -33,9 +33,9 @@ describe('request logs', () => {
     expect(JSON.stringify(lines)).not.toContain('someone');
   });
 
-  it('write one line for a problem answer too', async () => {
+  test('write one line for a problem answer too', async ({ app }) => {
     lines.length = 0;
-    const response = await app.current.inject({ method: 'GET', url: '/api/auth/profile' });
+    const response = await app.inject({ method: 'GET', url: '/api/auth/profile' });
     expect(response.statusCode).toBe(401);
     const forRequest = lines.filter((line) => line.reqId === response.headers['x-request-id']);
     expect(forRequest).toHaveLength(1);

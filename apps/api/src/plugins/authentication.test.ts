@@ -1,8 +1,9 @@
 import { type AuthLevel, authLevels } from '@nestegg/contract';
 import type { AppRoute } from '@ts-rest/core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createMemberWithSession, type TestMember, useTestApp } from '../test/app.js';
+import { describe, expect } from 'vitest';
+import { createMemberWithSession, type TestMember } from '../test/app.js';
 import { concretePath, contractRoutes } from '../test/contract-routes.js';
+import { apiTest } from '../test/fixtures.js';
 import { authLevelOf } from './authentication.js';
 
 type Caller = 'anonymous' | 'FREE' | 'PREMIUM' | 'ADMIN';
@@ -23,14 +24,15 @@ const expected: Record<AuthLevel, Record<Caller, [number, string?]>> = {
 
 const routes = contractRoutes();
 
+const test = apiTest();
+
 describe('authentication guards on every contract route', () => {
-  const app = useTestApp();
   const callers = {} as Record<Exclude<Caller, 'anonymous'>, TestMember>;
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ app }) => {
     // Mount every route of the contract under /probe with a handler that only reports it was reached:
     // the guard reads the same route metadata the real routers carry.
-    await app.current.register(async (scope) => {
+    await app.register(async (scope) => {
       for (const route of routes) {
         scope.route({
           method: route.method,
@@ -40,25 +42,25 @@ describe('authentication guards on every contract route', () => {
         });
       }
     });
-    callers.FREE = await createMemberWithSession(app.current, { plan: 'FREE' });
-    callers.PREMIUM = await createMemberWithSession(app.current, { plan: 'PREMIUM' });
-    callers.ADMIN = await createMemberWithSession(app.current, { role: 'ADMIN' });
+    callers.FREE = await createMemberWithSession(app, { plan: 'FREE' });
+    callers.PREMIUM = await createMemberWithSession(app, { plan: 'PREMIUM' });
+    callers.ADMIN = await createMemberWithSession(app, { role: 'ADMIN' });
   });
 
-  it('every route declares a known auth level', () => {
+  test('every route declares a known auth level', () => {
     for (const route of routes) {
       expect(authLevels, `${route.method} ${route.path}`).toContain((route.metadata as { auth: string }).auth);
     }
   });
 
-  it.each(['anonymous', 'FREE', 'PREMIUM', 'ADMIN'] as Caller[])(
+  test.for(['anonymous', 'FREE', 'PREMIUM', 'ADMIN'] as Caller[])(
     '%s callers get what each level allows',
-    async (caller) => {
+    async (caller, { app }) => {
       const failures: string[] = [];
       for (const route of routes) {
         const level = (route.metadata as { auth: AuthLevel }).auth;
         const [status, code] = expected[level][caller];
-        const response = await app.current.inject({
+        const response = await app.inject({
           method: route.method,
           url: `/probe${concretePath(route.path)}`,
           headers: caller === 'anonymous' ? {} : callers[caller].headers,
@@ -72,9 +74,9 @@ describe('authentication guards on every contract route', () => {
     },
   );
 
-  it('an unknown or revoked token is treated as anonymous', async () => {
+  test('an unknown or revoked token is treated as anonymous', async ({ app }) => {
     const route = routes.find((candidate) => (candidate.metadata as { auth: string }).auth === 'login') as AppRoute;
-    const response = await app.current.inject({
+    const response = await app.inject({
       method: route.method,
       url: `/probe${concretePath(route.path)}`,
       headers: { authorization: 'Bearer not-a-real-token' },
@@ -82,10 +84,10 @@ describe('authentication guards on every contract route', () => {
     expect(response.statusCode).toBe(401);
   });
 
-  it('optional routes see the caller when a token is sent', async () => {
+  test('optional routes see the caller when a token is sent', async ({ app }) => {
     const route = routes.find((candidate) => (candidate.metadata as { auth: string }).auth === 'optional');
     if (!route) return;
-    const response = await app.current.inject({
+    const response = await app.inject({
       method: route.method,
       url: `/probe${concretePath(route.path)}`,
       headers: callers.FREE.headers,
@@ -93,7 +95,7 @@ describe('authentication guards on every contract route', () => {
     expect(response.json().memberId).toBe(callers.FREE.id);
   });
 
-  it('routes outside the contract are public and a contract route without a level is admin-only', () => {
+  test('routes outside the contract are public and a contract route without a level is admin-only', () => {
     expect(authLevelOf({ routeOptions: { config: {} } } as never)).toBe('public');
     expect(authLevelOf({ routeOptions: { config: { tsRestRoute: { metadata: {} } } } } as never)).toBe('admin');
   });

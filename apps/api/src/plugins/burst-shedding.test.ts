@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { PASSWORD_QUEUE_FULL } from '../modules/auth/passwords.js';
-import { createMemberWithSession, useTestApp } from '../test/app.js';
+import { createMemberWithSession } from '../test/app.js';
+import { apiTest } from '../test/fixtures.js';
 
 /**
  * Issue 17, item 5: a burst of sign-ups is not overload. Four parallel sign-ups used to make every route
@@ -110,21 +111,23 @@ const count = (tally: Record<string, number>, accept: (key: string) => boolean) 
     .filter(([key]) => accept(key))
     .reduce((sum, [, n]) => sum + n, 0);
 
-describe('a burst of sign-ups under the production shedding defaults', () => {
-  const app = useTestApp({
-    // Back to the defaults (the test environment turns the event-loop checks off) and real addresses.
-    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: undefined,
-    OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: undefined,
-    PASSWORD_HASH_CONCURRENCY: undefined,
-    PASSWORD_HASH_MAX_QUEUED: undefined,
-    PASSWORD_HASH_MAX_WAIT_MS: undefined,
-    TRUST_PROXY: 'true',
-  });
+const test = apiTest({
+  // Back to the defaults (the test environment turns the event-loop checks off) and real addresses.
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: undefined,
+  OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: undefined,
+  PASSWORD_HASH_CONCURRENCY: undefined,
+  PASSWORD_HASH_MAX_QUEUED: undefined,
+  PASSWORD_HASH_MAX_WAIT_MS: undefined,
+  TRUST_PROXY: 'true',
+});
 
-  it('sheds no reads, and sign-ups only past the hash queue’s own wait bound', { timeout: 45_000 }, async () => {
-    const reader = await createMemberWithSession(app.current);
-    await app.current.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.current.server.address() as { port: number };
+describe('a burst of sign-ups under the production shedding defaults', () => {
+  test('sheds no reads, and sign-ups only past the hash queue’s own wait bound', { timeout: 45_000 }, async ({
+    app,
+  }) => {
+    const reader = await createMemberWithSession(app);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
 
     const { tally, slowest, quickest } = await drive(`http://127.0.0.1:${port}`, reader.token);
     const summary = JSON.stringify({ tally, slowest, quickest });

@@ -2,11 +2,11 @@ import { Writable } from 'node:stream';
 import { withCommonProblems } from '@nestegg/contract';
 import { initContract } from '@ts-rest/core';
 import { sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { z } from 'zod';
 import { registerContractRouter } from '../lib/contract-router.js';
 import { ConflictError } from '../lib/errors.js';
-import { useTestApp } from '../test/app.js';
+import { apiTest } from '../test/fixtures.js';
 
 const logLines: Record<string, unknown>[] = [];
 const logStream = new Writable({
@@ -29,11 +29,11 @@ const probeContract = withCommonProblems(
   }),
 );
 
-describe('error handler', () => {
-  const app = useTestApp({}, { logger: { level: 'error', stream: logStream } });
+const test = apiTest({}, { logger: { level: 'error', stream: logStream } });
 
-  beforeAll(async () => {
-    await app.current.register(async (scope) => {
+describe('error handler', () => {
+  test.beforeAll(async ({ app }) => {
+    await app.register(async (scope) => {
       registerContractRouter(scope, probeContract, {
         create: async ({ body }) => ({ status: 201, body: { name: body.name } }),
       });
@@ -58,8 +58,8 @@ describe('error handler', () => {
     });
   });
 
-  it('answers malformed JSON with 400 MALFORMED_JSON as problem+json', async () => {
-    const response = await app.current.inject({
+  test('answers malformed JSON with 400 MALFORMED_JSON as problem+json', async ({ app }) => {
+    const response = await app.inject({
       method: 'POST',
       url: '/api/probe/things',
       headers: { 'content-type': 'application/json' },
@@ -75,8 +75,8 @@ describe('error handler', () => {
     });
   });
 
-  it('answers a body that breaks the contract with 400 VALIDATION_FAILED listing each field', async () => {
-    const response = await app.current.inject({
+  test('answers a body that breaks the contract with 400 VALIDATION_FAILED listing each field', async ({ app }) => {
+    const response = await app.inject({
       method: 'POST',
       url: '/api/probe/things',
       payload: { name: '', count: 1.5 },
@@ -87,28 +87,28 @@ describe('error handler', () => {
     expect(body.errors.map((issue: { path: string }) => issue.path).sort()).toEqual(['body.count', 'body.name']);
   });
 
-  it('answers an unknown route with 404 NOT_FOUND', async () => {
-    const response = await app.current.inject({ method: 'GET', url: '/api/nowhere?x=1' });
+  test('answers an unknown route with 404 NOT_FOUND', async ({ app }) => {
+    const response = await app.inject({ method: 'GET', url: '/api/nowhere?x=1' });
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toContain('application/problem+json');
     expect(response.json()).toMatchObject({ code: 'NOT_FOUND', instance: '/api/nowhere' });
   });
 
-  it('turns a typed service error into its status and stable code', async () => {
-    const response = await app.current.inject({ method: 'GET', url: '/api/probe/conflict' });
+  test('turns a typed service error into its status and stable code', async ({ app }) => {
+    const response = await app.inject({ method: 'GET', url: '/api/probe/conflict' });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({ code: 'EMAIL_TAKEN', detail: 'That name is taken.' });
   });
 
-  it('finds a typed error that a query wrapper wrapped, and answers it without the wrapper text', async () => {
-    const response = await app.current.inject({ method: 'GET', url: '/api/probe/wrapped-conflict' });
+  test('finds a typed error that a query wrapper wrapped, and answers it without the wrapper text', async ({ app }) => {
+    const response = await app.inject({ method: 'GET', url: '/api/probe/wrapped-conflict' });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
     expect(response.body).not.toMatch(/Failed query|secret-key/);
   });
 
-  it('answers an unhandled error with 500, logs method and path, and shows no internals', async () => {
-    const response = await app.current.inject({ method: 'GET', url: '/api/probe/crash' });
+  test('answers an unhandled error with 500, logs method and path, and shows no internals', async ({ app }) => {
+    const response = await app.inject({ method: 'GET', url: '/api/probe/crash' });
     expect(response.statusCode).toBe(500);
     expect(response.json()).toMatchObject({ code: 'INTERNAL_ERROR', status: 500 });
     expect(response.body).not.toContain('secret');
@@ -117,8 +117,8 @@ describe('error handler', () => {
     expect(logged).toMatchObject({ method: 'GET', path: '/api/probe/crash', level: 50 });
   });
 
-  it('echoes a request id on every response', async () => {
-    const response = await app.current.inject({
+  test('echoes a request id on every response', async ({ app }) => {
+    const response = await app.inject({
       method: 'GET',
       url: '/healthz',
       headers: { 'x-request-id': 'abc-123' },
@@ -126,14 +126,14 @@ describe('error handler', () => {
     expect(response.headers['x-request-id']).toBe('abc-123');
   });
 
-  it('answers a value the database refuses (NUL in text) with 400, not 500', async () => {
-    const response = await app.current.inject({ method: 'GET', url: '/api/probe/nul' });
+  test('answers a value the database refuses (NUL in text) with 400, not 500', async ({ app }) => {
+    const response = await app.inject({ method: 'GET', url: '/api/probe/nul' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
-  it('logs a failed query with its statement and SQLSTATE but never its parameters', async () => {
-    const response = await app.current.inject({ method: 'GET', url: '/api/probe/failing-query' });
+  test('logs a failed query with its statement and SQLSTATE but never its parameters', async ({ app }) => {
+    const response = await app.inject({ method: 'GET', url: '/api/probe/failing-query' });
     expect(response.statusCode).toBe(500);
     const logged = logLines.find((line) => line.path === '/api/probe/failing-query');
     expect(logged).toBeDefined();

@@ -4,24 +4,25 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadEnv } from '../env.js';
-import { createMemberWithSession, testEnvironment, useTestApp } from '../test/app.js';
+import { createMemberWithSession, testEnvironment } from '../test/app.js';
+import { apiTest } from '../test/fixtures.js';
+
+const test = apiTest();
 
 describe('health checks', () => {
-  const app = useTestApp();
-
-  it('/healthz answers while the process runs', async () => {
-    const response = await app.current.inject({ method: 'GET', url: '/healthz' });
+  test('/healthz answers while the process runs', async ({ app }) => {
+    const response = await app.inject({ method: 'GET', url: '/healthz' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok' });
   });
 
-  it('/readyz is ready when the database and Redis answer', async () => {
-    const response = await app.current.inject({ method: 'GET', url: '/readyz' });
+  test('/readyz is ready when the database and Redis answer', async ({ app }) => {
+    const response = await app.inject({ method: 'GET', url: '/readyz' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ready', checks: { database: 'ok', cache: 'ok' } });
   });
 
-  it('/readyz fails with 503 when the database is unreachable', async () => {
+  test('/readyz fails with 503 when the database is unreachable', async ({ app }) => {
     const unreachable = await buildApp(
       loadEnv({
         DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere',

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../test/app.js';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect } from 'vitest';
+import { apiTest } from '../test/fixtures.js';
 
 const API_CSP = "default-src 'none'";
 
@@ -26,42 +27,46 @@ function rawRequest(port: number, request: string): Promise<string> {
   });
 }
 
-describe('security headers and caching', () => {
-  const app = useTestApp();
+const edgeTest = apiTest();
 
-  it('are on successes, problems and framework errors alike', async () => {
-    const ok = await app.current.inject({ method: 'GET', url: '/api/auth/signup-enabled' });
+describe('security headers and caching', () => {
+  const test = edgeTest;
+
+  test('are on successes, problems and framework errors alike', async ({ app }) => {
+    const ok = await app.inject({ method: 'GET', url: '/api/auth/signup-enabled' });
     expect(ok.statusCode).toBe(200);
     expectSecurityHeaders(ok.headers);
     expect(ok.headers['cache-control']).toBe('no-store');
 
-    const unauthenticated = await app.current.inject({ method: 'GET', url: '/api/auth/profile' });
+    const unauthenticated = await app.inject({ method: 'GET', url: '/api/auth/profile' });
     expect(unauthenticated.statusCode).toBe(401);
     expectSecurityHeaders(unauthenticated.headers);
 
-    const invalid = await app.current.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 1 } });
+    const invalid = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 1 } });
     expect(invalid.statusCode).toBe(400);
     expectSecurityHeaders(invalid.headers);
 
-    const unknown = await app.current.inject({ method: 'GET', url: '/api/nowhere' });
+    const unknown = await app.inject({ method: 'GET', url: '/api/nowhere' });
     expect(unknown.statusCode).toBe(404);
     expectSecurityHeaders(unknown.headers);
   });
 
-  it('answers a malformed percent-encoding with a 400 problem, and an over-long id with a 404 problem', async () => {
-    const badUrl = await app.current.inject({ method: 'PUT', url: '/api/admin/members/%E0%A4%A/plan' });
+  test('answers a malformed percent-encoding with a 400 problem, and an over-long id with a 404 problem', async ({
+    app,
+  }) => {
+    const badUrl = await app.inject({ method: 'PUT', url: '/api/admin/members/%E0%A4%A/plan' });
     expect(badUrl.statusCode).toBe(400);
     expect(badUrl.headers['content-type']).toContain('application/problem+json');
     expect(badUrl.json()).toMatchObject({ code: 'BAD_REQUEST' });
     expectSecurityHeaders(badUrl.headers);
 
-    const longId = await app.current.inject({ method: 'DELETE', url: `/api/admin/members/${'9'.repeat(5000)}` });
+    const longId = await app.inject({ method: 'DELETE', url: `/api/admin/members/${'9'.repeat(5000)}` });
     expect(longId.statusCode).toBe(404);
     expect(longId.json()).toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('gives the docs page a policy that lets its own scripts run', async () => {
-    const docs = await app.current.inject({ method: 'GET', url: '/api/docs/' });
+  test('gives the docs page a policy that lets its own scripts run', async ({ app }) => {
+    const docs = await app.inject({ method: 'GET', url: '/api/docs/' });
     expect(docs.statusCode).toBe(200);
     const policy = String(docs.headers['content-security-policy']);
     expect(policy).toMatch(/script-src 'self'/);
@@ -69,14 +74,14 @@ describe('security headers and caching', () => {
     expect(docs.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('echoes a safe client request id and replaces an unsafe one', async () => {
-    const safe = await app.current.inject({
+  test('echoes a safe client request id and replaces an unsafe one', async ({ app }) => {
+    const safe = await app.inject({
       method: 'GET',
       url: '/healthz',
       headers: { 'x-request-id': 'abc-123.4:x' },
     });
     expect(safe.headers['x-request-id']).toBe('abc-123.4:x');
-    const unsafe = await app.current.inject({
+    const unsafe = await app.inject({
       method: 'GET',
       url: '/healthz',
       headers: { 'x-request-id': 'forged\u0001line {"level":60}' },
@@ -84,9 +89,9 @@ describe('security headers and caching', () => {
     expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('answers headers over the size limit with a 431 problem on the raw socket', async () => {
-    await app.current.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.current.server.address() as { port: number };
+  test('answers headers over the size limit with a 431 problem on the raw socket', async ({ app }) => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
     const response = await rawRequest(
       port,
       `GET /api/admin/members?q=${'x'.repeat(100_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
@@ -98,19 +103,21 @@ describe('security headers and caching', () => {
     expect(JSON.parse(body)).toMatchObject({ status: 431, code: 'REQUEST_HEADERS_TOO_LARGE' });
   });
 
-  it('applies the configured server timeouts', () => {
-    const server = app.current.server;
+  test('applies the configured server timeouts', ({ app }) => {
+    const server = app.server;
     expect(server.requestTimeout).toBe(60_000);
     expect(server.keepAliveTimeout).toBe(72_000);
     expect(server.timeout).toBe(120_000);
   });
 });
 
-describe('CORS', () => {
-  const app = useTestApp({ CORS_ORIGINS: 'https://app.nestegg.test' });
+const corsTest = apiTest({ CORS_ORIGINS: 'https://app.nestegg.test' });
 
-  const preflight = (origin: string) =>
-    app.current.inject({
+describe('CORS', () => {
+  const test = corsTest;
+
+  const preflight = (app: FastifyInstance, origin: string) =>
+    app.inject({
       method: 'OPTIONS',
       url: '/api/auth/login',
       headers: {
@@ -120,12 +127,12 @@ describe('CORS', () => {
       },
     });
 
-  it('lets a configured origin through the preflight and the request', async () => {
-    const answer = await preflight('https://app.nestegg.test');
+  test('lets a configured origin through the preflight and the request', async ({ app }) => {
+    const answer = await preflight(app, 'https://app.nestegg.test');
     expect(answer.statusCode).toBe(204);
     expect(answer.headers['access-control-allow-origin']).toBe('https://app.nestegg.test');
     expect(String(answer.headers['access-control-allow-headers'])).toContain('authorization');
-    const request = await app.current.inject({
+    const request = await app.inject({
       method: 'GET',
       url: '/api/auth/signup-enabled',
       headers: { origin: 'https://app.nestegg.test' },
@@ -134,17 +141,19 @@ describe('CORS', () => {
     expect(String(request.headers['access-control-expose-headers'])).toContain('retry-after');
   });
 
-  it('gives any other origin no access', async () => {
-    const answer = await preflight('https://evil.example');
+  test('gives any other origin no access', async ({ app }) => {
+    const answer = await preflight(app, 'https://evil.example');
     expect(answer.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
 
-describe('CORS without configured origins', () => {
-  const app = useTestApp();
+const noCorsTest = apiTest();
 
-  it('allows no cross-origin access', async () => {
-    const answer = await app.current.inject({
+describe('CORS without configured origins', () => {
+  const test = noCorsTest;
+
+  test('allows no cross-origin access', async ({ app }) => {
+    const answer = await app.inject({
       method: 'GET',
       url: '/api/auth/signup-enabled',
       headers: { origin: 'https://app.nestegg.test' },
@@ -153,18 +162,20 @@ describe('CORS without configured origins', () => {
   });
 });
 
-describe('overload shedding', () => {
-  // Any heap is over one byte: once the first sample is taken, every request is shed.
-  const app = useTestApp({ OVERLOAD_MAX_HEAP_USED_BYTES: '1' });
+// Any heap is over one byte: once the first sample is taken, every request is shed.
+const sheddingTest = apiTest({ OVERLOAD_MAX_HEAP_USED_BYTES: '1' });
 
-  it('answers 503 OVERLOADED with Retry-After as problem+json, and keeps liveness answering', async () => {
+describe('overload shedding', () => {
+  const test = sheddingTest;
+
+  test('answers 503 OVERLOADED with Retry-After as problem+json, and keeps liveness answering', async ({ app }) => {
     await new Promise((resolve) => setTimeout(resolve, 1200));
-    const shed = await app.current.inject({ method: 'GET', url: '/api/auth/signup-enabled' });
+    const shed = await app.inject({ method: 'GET', url: '/api/auth/signup-enabled' });
     expect(shed.statusCode).toBe(503);
     expect(shed.headers['content-type']).toContain('application/problem+json');
     expect(shed.headers['retry-after']).toBe('5');
     expect(shed.json()).toMatchObject({ code: 'OVERLOADED' });
     expectSecurityHeaders(shed.headers);
-    expect((await app.current.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 });

@@ -1,9 +1,11 @@
 import { IdempotencyHeadersSchema, meta, routerOptions, withCommonProblems } from '@nestegg/contract';
 import { initContract } from '@ts-rest/core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect } from 'vitest';
 import { z } from 'zod';
 import { registerContractRouter } from '../lib/contract-router.js';
-import { createMemberWithSession, type TestMember, useTestApp } from '../test/app.js';
+import { createMemberWithSession, type TestMember } from '../test/app.js';
+import { apiTest } from '../test/fixtures.js';
 
 const c = initContract();
 const probe = withCommonProblems(
@@ -22,15 +24,16 @@ const probe = withCommonProblems(
   ),
 );
 
+const test = apiTest();
+
 describe('Idempotency-Key', () => {
-  const app = useTestApp();
   let created = 0;
   let failuresLeft = 0;
   let member: TestMember;
   let other: TestMember;
 
-  beforeAll(async () => {
-    await app.current.register(async (scope) => {
+  test.beforeAll(async ({ app }) => {
+    await app.register(async (scope) => {
       registerContractRouter(scope, probe, {
         create: async ({ body }) => {
           if (body.fail && failuresLeft-- > 0) throw new Error('transient failure');
@@ -40,22 +43,22 @@ describe('Idempotency-Key', () => {
         },
       });
     });
-    member = await createMemberWithSession(app.current);
-    other = await createMemberWithSession(app.current);
+    member = await createMemberWithSession(app);
+    other = await createMemberWithSession(app);
   });
 
-  const post = (caller: TestMember, key: string | undefined, body: object) =>
-    app.current.inject({
+  const post = (app: FastifyInstance, caller: TestMember, key: string | undefined, body: object) =>
+    app.inject({
       method: 'POST',
       url: '/api/probe/items',
       headers: { ...caller.headers, ...(key ? { 'idempotency-key': key } : {}) },
       payload: body,
     });
 
-  it('answers a retry with the first answer instead of creating again', async () => {
+  test('answers a retry with the first answer instead of creating again', async ({ app }) => {
     const before = created;
-    const first = await post(member, 'retry-key-0001', { name: 'coffee' });
-    const retry = await post(member, 'retry-key-0001', { name: 'coffee' });
+    const first = await post(app, member, 'retry-key-0001', { name: 'coffee' });
+    const retry = await post(app, member, 'retry-key-0001', { name: 'coffee' });
     expect(first.statusCode).toBe(201);
     expect(retry.statusCode).toBe(201);
     expect(retry.json()).toEqual(first.json());
@@ -63,17 +66,17 @@ describe('Idempotency-Key', () => {
     expect(created - before).toBe(1);
   });
 
-  it('refuses the same key with another body with 422', async () => {
-    await post(member, 'reuse-key-0001', { name: 'tea' });
-    const reused = await post(member, 'reuse-key-0001', { name: 'cake' });
+  test('refuses the same key with another body with 422', async ({ app }) => {
+    await post(app, member, 'reuse-key-0001', { name: 'tea' });
+    const reused = await post(app, member, 'reuse-key-0001', { name: 'cake' });
     expect(reused.statusCode).toBe(422);
     expect(reused.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
   });
 
-  it('creates once when the same request arrives ten times at once', async () => {
+  test('creates once when the same request arrives ten times at once', async ({ app }) => {
     const before = created;
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => post(member, 'parallel-key-01', { name: 'rent' })),
+      Array.from({ length: 10 }, () => post(app, member, 'parallel-key-01', { name: 'rent' })),
     );
     expect(created - before).toBe(1);
     for (const answer of answers) {
@@ -82,22 +85,22 @@ describe('Idempotency-Key', () => {
     }
   });
 
-  it('keeps keys apart per member, and requests without a key are not deduplicated', async () => {
+  test('keeps keys apart per member, and requests without a key are not deduplicated', async ({ app }) => {
     const before = created;
-    await post(member, 'shared-key-0001', { name: 'a' });
-    const theirs = await post(other, 'shared-key-0001', { name: 'a' });
+    await post(app, member, 'shared-key-0001', { name: 'a' });
+    const theirs = await post(app, other, 'shared-key-0001', { name: 'a' });
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
-    await post(member, undefined, { name: 'b' });
-    await post(member, undefined, { name: 'b' });
+    await post(app, member, undefined, { name: 'b' });
+    await post(app, member, undefined, { name: 'b' });
     expect(created - before).toBe(4);
   });
 
-  it('releases the key after a server error, so the retry runs', async () => {
+  test('releases the key after a server error, so the retry runs', async ({ app }) => {
     failuresLeft = 1;
     const before = created;
-    const failed = await post(member, 'failing-key-001', { name: 'x', fail: true });
+    const failed = await post(app, member, 'failing-key-001', { name: 'x', fail: true });
     expect(failed.statusCode).toBe(500);
-    const retried = await post(member, 'failing-key-001', { name: 'x', fail: true });
+    const retried = await post(app, member, 'failing-key-001', { name: 'x', fail: true });
     expect(retried.statusCode).toBe(201);
     expect(created - before).toBe(1);
   });

@@ -1,12 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../test/app.js';
+import { describe, expect } from 'vitest';
 import { contractRoutes } from '../test/contract-routes.js';
+import { apiTest } from '../test/fixtures.js';
+
+const test = apiTest();
 
 describe('OpenAPI document', () => {
-  const app = useTestApp();
-
-  it('is served at /api/openapi.json and lists every route of the contract', async () => {
-    const response = await app.current.inject({ method: 'GET', url: '/api/openapi.json' });
+  test('is served at /api/openapi.json and lists every route of the contract', async ({ app }) => {
+    const response = await app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(response.statusCode).toBe(200);
     const document = response.json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(document.openapi).toMatch(/^3\./);
@@ -17,15 +17,15 @@ describe('OpenAPI document', () => {
     expect(missing).toEqual([]);
   });
 
-  it('has an interactive docs page titled after the service', async () => {
-    const response = await app.current.inject({ method: 'GET', url: '/api/docs/' });
+  test('has an interactive docs page titled after the service', async ({ app }) => {
+    const response = await app.inject({ method: 'GET', url: '/api/docs/' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/html');
     expect(response.body).toContain('<title>Nestegg API</title>');
   });
 
-  it('serves the domain tags and the examples (C36, C38)', async () => {
-    const response = await app.current.inject({ method: 'GET', url: '/api/openapi.json' });
+  test('serves the domain tags and the examples (C36, C38)', async ({ app }) => {
+    const response = await app.inject({ method: 'GET', url: '/api/openapi.json' });
     const document = response.json() as {
       tags: Array<{ name: string }>;
       'x-tagGroups': Array<{ name: string; tags: string[] }>;

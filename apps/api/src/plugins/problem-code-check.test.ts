@@ -1,10 +1,11 @@
 import { meta, problems, routerOptions, withCommonProblems } from '@nestegg/contract';
 import { initContract } from '@ts-rest/core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { z } from 'zod';
 import { registerContractRouter } from '../lib/contract-router.js';
 import { ConflictError } from '../lib/errors.js';
-import { createMemberWithSession, type TestMember, useTestApp } from '../test/app.js';
+import { createMemberWithSession, type TestMember } from '../test/app.js';
+import { apiTest } from '../test/fixtures.js';
 import { undeclaredProblems } from './problem-code-check.js';
 
 const c = initContract();
@@ -23,35 +24,38 @@ const probe = withCommonProblems(
   ),
 );
 
+const test = apiTest();
+
 describe('problem codes per route (C32, C33)', () => {
-  const app = useTestApp();
   let member: TestMember;
 
-  beforeAll(async () => {
-    await app.current.register(async (scope) => {
+  test.beforeAll(async ({ app }) => {
+    await app.register(async (scope) => {
       registerContractRouter(scope, probe, {
         refuse: async ({ query }) => {
           throw new ConflictError(query.code, 'refused');
         },
       });
     });
-    member = await createMemberWithSession(app.current);
+    member = await createMemberWithSession(app);
   });
 
-  it('records an answer whose code the route does not declare for its status, and leaves the answer as it was', async () => {
-    const declared = await app.current.inject({ method: 'GET', url: '/api/probe/refusals?code=DUPLICATE_NAME' });
+  test('records an answer whose code the route does not declare for its status, and leaves the answer as it was', async ({
+    app,
+  }) => {
+    const declared = await app.inject({ method: 'GET', url: '/api/probe/refusals?code=DUPLICATE_NAME' });
     expect(declared.json()).toMatchObject({ status: 409, code: 'DUPLICATE_NAME' });
     expect(undeclaredProblems()).toEqual([]);
 
-    const undeclared = await app.current.inject({ method: 'GET', url: '/api/probe/refusals?code=DUPLICATE_BUDGET' });
+    const undeclared = await app.inject({ method: 'GET', url: '/api/probe/refusals?code=DUPLICATE_BUDGET' });
     expect(undeclared.json()).toMatchObject({ status: 409, code: 'DUPLICATE_BUDGET' });
     expect(undeclaredProblems().splice(0)).toEqual([
       'GET /api/probe/refusals answered 409 DUPLICATE_BUDGET; it declares DUPLICATE_NAME for 409',
     ]);
   });
 
-  it('declares the body codes on a method that carries a body, even where the route takes none', async () => {
-    const malformed = await app.current.inject({
+  test('declares the body codes on a method that carries a body, even where the route takes none', async ({ app }) => {
+    const malformed = await app.inject({
       method: 'POST',
       url: '/api/auth/logout',
       headers: { ...member.headers, 'content-type': 'application/json' },
@@ -59,7 +63,7 @@ describe('problem codes per route (C32, C33)', () => {
     });
     expect(malformed.json()).toMatchObject({ status: 400, code: 'MALFORMED_JSON' });
 
-    const wrongType = await app.current.inject({
+    const wrongType = await app.inject({
       method: 'DELETE',
       url: '/api/auth/sessions',
       headers: { ...member.headers, 'content-type': 'text/csv' },
