@@ -22,7 +22,7 @@ describe('health checks', () => {
     expect(response.json()).toEqual({ status: 'ready', checks: { database: 'ok', cache: 'ok' } });
   });
 
-  test('/readyz fails with 503 when the database is unreachable', async ({ app }) => {
+  test('/readyz fails with 503 when the database is unreachable', async () => {
     const unreachable = await buildApp(
       loadEnv({
         DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere',
