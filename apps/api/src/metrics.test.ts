@@ -5,12 +5,12 @@
  */
 import type { AddressInfo } from 'node:net';
 import { checkExposition, type PrometheusSample, parseExposition } from '@nestegg/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { createMetricsServer } from './metrics-server.js';
-import { useTestApp } from './test/app.js';
 import { signUpAndLogIn } from './test/auth-helpers.js';
+import { apiTest } from './test/fixtures.js';
 
-const app = useTestApp({ METRICS_PORT: '9464', PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_MAX_QUEUED: '0' });
+const test = apiTest({ METRICS_PORT: '9464', PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_MAX_QUEUED: '0' });
 let server: ReturnType<typeof createMetricsServer>;
 let base = '';
 
@@ -40,8 +40,8 @@ const total = (samples: PrometheusSample[], name: string) =>
   named(samples, name).reduce((sum, sample) => sum + sample.value, 0);
 
 describe('api metrics', () => {
-  beforeAll(async () => {
-    server = createMetricsServer(app.current.metrics.registry, () => {});
+  test.beforeAll(async ({ app }) => {
+    server = createMetricsServer(app.metrics.registry, () => {});
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -49,22 +49,24 @@ describe('api metrics', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('are served on their own listener, not on the public port', async () => {
-    expect((await app.current.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
+  test('are served on their own listener, not on the public port', async ({ app }) => {
+    expect((await app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
     expect((await fetch(`${base}/other`)).status).toBe(404);
   });
 
-  it('time every request by method, route template and status, without ids, e-mails, tokens or queries', async () => {
-    const member = await signUpAndLogIn(app.current);
+  test('time every request by method, route template and status, without ids, e-mails, tokens or queries', async ({
+    app,
+  }) => {
+    const member = await signUpAndLogIn(app);
     const secretQuery = `q=${encodeURIComponent(member.email)}`;
-    await app.current.inject({
+    await app.inject({
       method: 'GET',
       url: `/api/account/wallets/987654?${secretQuery}`,
       headers: member.headers,
     });
-    await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: member.headers });
-    await app.current.inject({ method: 'GET', url: `/api/nowhere/${member.member.id}` });
-    await app.current.inject({ method: 'PROPFIND', url: '/api/auth/profile' });
+    await app.inject({ method: 'GET', url: '/api/auth/profile', headers: member.headers });
+    await app.inject({ method: 'GET', url: `/api/nowhere/${member.member.id}` });
+    await app.inject({ method: 'PROPFIND', url: '/api/auth/profile' });
 
     const samples = await scrape();
     const labelled = named(samples, 'http_server_request_duration_seconds_count').map((sample) => sample.labels);
@@ -97,13 +99,13 @@ describe('api metrics', () => {
     }
   });
 
-  it('count session lookups by result, password hashing waits and sheds, and the pool', async () => {
-    const member = await signUpAndLogIn(app.current);
-    await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: member.headers });
+  test('count session lookups by result, password hashing waits and sheds, and the pool', async ({ app }) => {
+    const member = await signUpAndLogIn(app);
+    await app.inject({ method: 'GET', url: '/api/auth/profile', headers: member.headers });
     // One hash at a time and no queue: of three parallel sign-ups, the ones that find the slot taken are shed.
     const signups = await Promise.all(
       [1, 2, 3].map((n) =>
-        app.current.inject({
+        app.inject({
           method: 'POST',
           url: '/api/auth/signup',
           remoteAddress: `10.77.0.${n}`,
@@ -137,7 +139,7 @@ describe('api metrics', () => {
     expect(operations.some((sample) => sample.labels.outcome === 'ok' && sample.value > 0)).toBe(true);
   });
 
-  it('say whether each dependency answers, and carry the runtime', async () => {
+  test('say whether each dependency answers, and carry the runtime', async () => {
     const samples = await scrape();
     const up = named(samples, 'nestegg_dependency_up');
     expect(up).toContainEqual(

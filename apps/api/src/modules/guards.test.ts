@@ -2,10 +2,11 @@ import type { AuthLevel } from '@nestegg/contract';
 import { member } from '@nestegg/db';
 import type { AppRoute } from '@ts-rest/core';
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createMemberWithSession, useTestApp } from '../test/app.js';
+import { describe, expect } from 'vitest';
+import { createMemberWithSession } from '../test/app.js';
 import { signUpAndLogIn } from '../test/auth-helpers.js';
 import { concretePath, contractRoutes } from '../test/contract-routes.js';
+import { apiTest } from '../test/fixtures.js';
 
 type Caller = 'FREE' | 'PREMIUM' | 'ADMIN';
 const GUARD_CODES = ['UNAUTHENTICATED', 'ADMIN_REQUIRED', 'PREMIUM_REQUIRED'];
@@ -20,32 +21,33 @@ function guardAnswer(level: AuthLevel, caller: Caller | 'anonymous'): string | n
   return null;
 }
 
+const servedRoutesTest = apiTest();
+
 describe('guards on every route the api serves', () => {
-  const app = useTestApp();
+  const test = servedRoutesTest;
   let served: AppRoute[] = [];
 
-  beforeAll(async () => {
-    await app.current.ready();
+  test.beforeAll(async ({ app }) => {
+    await app.ready();
     served = contractRoutes();
   });
 
-  it('serves every route of the contract', () => {
-    const missing = served.filter((route) => !app.current.hasRoute({ method: route.method, url: route.path }));
+  test('serves every route of the contract', ({ app }) => {
+    const missing = served.filter((route) => !app.hasRoute({ method: route.method, url: route.path }));
     expect(missing.map((route) => `${route.method} ${route.path}`)).toEqual([]);
   });
 
-  it.each(['anonymous', 'FREE', 'PREMIUM', 'ADMIN'] as const)(
+  test.for(['anonymous', 'FREE', 'PREMIUM', 'ADMIN'] as const)(
     '%s callers get exactly what each level allows',
-    async (caller) => {
+    async (caller, { app }) => {
       const failures: string[] = [];
       for (const route of served) {
         // A fresh member per call: some routes log out or delete the caller.
         const headers =
           caller === 'anonymous'
             ? {}
-            : (await createMemberWithSession(app.current, caller === 'ADMIN' ? { role: 'ADMIN' } : { plan: caller }))
-                .headers;
-        const response = await app.current.inject({
+            : (await createMemberWithSession(app, caller === 'ADMIN' ? { role: 'ADMIN' } : { plan: caller })).headers;
+        const response = await app.inject({
           method: route.method,
           url: concretePath(route.path),
           headers,
@@ -64,31 +66,33 @@ describe('guards on every route the api serves', () => {
   );
 });
 
-describe('no member reaches another member through the member area', () => {
-  const app = useTestApp();
+const memberAreaTest = apiTest();
 
-  it("leaves another member's row untouched whatever the caller does to their own account", async () => {
-    const caller = await signUpAndLogIn(app.current, { password: 'caller password' });
-    const bystander = await signUpAndLogIn(app.current);
-    const [before] = await app.current.db.select().from(member).where(eq(member.id, bystander.member.id));
+describe('no member reaches another member through the member area', () => {
+  const test = memberAreaTest;
+
+  test("leaves another member's row untouched whatever the caller does to their own account", async ({ app }) => {
+    const caller = await signUpAndLogIn(app, { password: 'caller password' });
+    const bystander = await signUpAndLogIn(app);
+    const [before] = await app.db.select().from(member).where(eq(member.id, bystander.member.id));
 
     const { headers } = caller;
-    await app.current.inject({ method: 'PUT', url: '/api/auth/profile', headers, payload: { displayName: 'Changed' } });
-    await app.current.inject({ method: 'PUT', url: '/api/auth/profile-image', headers, payload: { dataUrl: '' } });
-    await app.current.inject({
+    await app.inject({ method: 'PUT', url: '/api/auth/profile', headers, payload: { displayName: 'Changed' } });
+    await app.inject({ method: 'PUT', url: '/api/auth/profile-image', headers, payload: { dataUrl: '' } });
+    await app.inject({
       method: 'PUT',
       url: '/api/auth/password',
       headers,
       payload: { currentPassword: 'caller password', newPassword: 'another password' },
     });
-    const profile = await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers });
+    const profile = await app.inject({ method: 'GET', url: '/api/auth/profile', headers });
     expect(profile.json().id).toBe(caller.member.id);
-    await app.current.inject({ method: 'DELETE', url: '/api/auth/me', headers });
+    await app.inject({ method: 'DELETE', url: '/api/auth/me', headers });
 
-    const [after] = await app.current.db.select().from(member).where(eq(member.id, bystander.member.id));
+    const [after] = await app.db.select().from(member).where(eq(member.id, bystander.member.id));
     expect(after).toEqual(before);
-    expect(
-      (await app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: bystander.headers })).json().id,
-    ).toBe(bystander.member.id);
+    expect((await app.inject({ method: 'GET', url: '/api/auth/profile', headers: bystander.headers })).json().id).toBe(
+      bystander.member.id,
+    );
   });
 });

@@ -8,12 +8,13 @@ import {
 } from '@nestegg/contract';
 import { initContract } from '@ts-rest/core';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import type { LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterEach, describe, expect, vi } from 'vitest';
 import { z } from 'zod';
 import { registerContractRouter } from '../lib/contract-router.js';
 import { IdempotencyStore } from '../lib/idempotency-store.js';
-import { createMemberWithSession, type TestMember, useTestApp } from '../test/app.js';
+import { createMemberWithSession, type TestMember } from '../test/app.js';
+import { apiTest } from '../test/fixtures.js';
 
 /**
  * Issue 17, item 3: whatever fails while a request is answered (a hook, an onSend hook, the store of an
@@ -95,13 +96,14 @@ function expectCleanProblem(response: LightMyRequestResponse, status?: number) {
   return body;
 }
 
+const test = apiTest();
+
 describe('every answer is problem+json without internal text, whatever fails', () => {
-  const app = useTestApp();
   let member: TestMember;
   let created = 0;
 
-  beforeAll(async () => {
-    await app.current.register(async (scope) => {
+  test.beforeAll(async ({ app }) => {
+    await app.register(async (scope) => {
       // An onResponse hook that fails like a database write would (after the answer went out).
       scope.addHook('onResponse', async (request) => {
         if (request.headers['x-fail-on-response']) {
@@ -123,21 +125,21 @@ describe('every answer is problem+json without internal text, whatever fails', (
           return { status: 201, body: { id: created } };
         },
         limited: {
-          hooks: { onRequest: app.current.rateLimit({ max: 100, timeWindow: '1 minute' }) },
+          hooks: { onRequest: app.rateLimit({ max: 100, timeWindow: '1 minute' }) },
           handler: async () => ({ status: 200, body: { ok: true } }),
         },
         plain: async () => ({ status: 200, body: { ok: true } }),
       });
     });
-    member = await createMemberWithSession(app.current);
+    member = await createMemberWithSession(app);
   });
 
   afterEach(() => {
     vi.restoreAllMocks();
   });
 
-  const create = (body: object, headers: Record<string, string> = {}) =>
-    app.current.inject({
+  const create = (app: FastifyInstance, body: object, headers: Record<string, string> = {}) =>
+    app.inject({
       method: 'POST',
       url: '/api/probe/answers',
       headers: { ...member.headers, 'idempotency-key': nextKey(), ...headers },
@@ -145,78 +147,80 @@ describe('every answer is problem+json without internal text, whatever fails', (
     });
 
   describe('Idempotency-Key', () => {
-    it('releasing the key fails after a failed request (the reported leak): 503 DATABASE_UNAVAILABLE, problem+json', async () => {
+    test('releasing the key fails after a failed request (the reported leak): 503 DATABASE_UNAVAILABLE, problem+json', async ({
+      app,
+    }) => {
       const release = vi
         .spyOn(IdempotencyStore.prototype, 'release')
         .mockImplementation(async (scope) => Promise.reject(releaseFailed((scope as { key?: string }).key ?? 'k')));
-      const response = await create({ fail: 'database' });
+      const response = await create(app, { fail: 'database' });
       expect(release).toHaveBeenCalled();
       expect(expectCleanProblem(response, 503).code).toBe('DATABASE_UNAVAILABLE');
       expect(response.headers['retry-after']).toBe('5');
     });
 
-    it('releasing the key fails after a bug: still problem+json', async () => {
+    test('releasing the key fails after a bug: still problem+json', async ({ app }) => {
       vi.spyOn(IdempotencyStore.prototype, 'release').mockRejectedValue(
         failedQuery('delete from "idempotency_key"', [25], { code: '42P01' }),
       );
-      const response = await create({ fail: 'bug' });
+      const response = await create(app, { fail: 'bug' });
       expect(expectCleanProblem(response, 500).code).toBe('INTERNAL_ERROR');
     });
 
-    it('storing the answer fails after the handler succeeded: a 5xx problem+json', async () => {
+    test('storing the answer fails after the handler succeeded: a 5xx problem+json', async ({ app }) => {
       vi.spyOn(IdempotencyStore.prototype, 'complete').mockRejectedValue(
         failedQuery('update "idempotency_key" set "status" = $1', [201, '{"id":1}', 25], { code: 'CONNECTION_CLOSED' }),
       );
-      const response = await create({});
+      const response = await create(app, {});
       expect(response.statusCode).toBeGreaterThanOrEqual(500);
       expectCleanProblem(response);
     });
 
-    it('claiming the key fails: 503 DATABASE_UNAVAILABLE', async () => {
+    test('claiming the key fails: 503 DATABASE_UNAVAILABLE', async ({ app }) => {
       vi.spyOn(IdempotencyStore.prototype, 'claim').mockRejectedValue(
         failedQuery('insert into "idempotency_key" ("member_id", "route", "key") values ($1, $2, $3)', [25], {
           code: 'ECONNRESET',
         }),
       );
-      const response = await create({});
+      const response = await create(app, {});
       expect(expectCleanProblem(response, 503).code).toBe('DATABASE_UNAVAILABLE');
       expect(response.headers['retry-after']).toBe('5');
     });
 
-    it('claiming the key hits a bug: 500 INTERNAL_ERROR', async () => {
+    test('claiming the key hits a bug: 500 INTERNAL_ERROR', async ({ app }) => {
       vi.spyOn(IdempotencyStore.prototype, 'claim').mockRejectedValue(
         failedQuery('insert into "idempotency_key" values ($1)', [25], { code: '42703' }),
       );
-      expect(expectCleanProblem(await create({}), 500).code).toBe('INTERNAL_ERROR');
+      expect(expectCleanProblem(await create(app, {}), 500).code).toBe('INTERNAL_ERROR');
     });
   });
 
-  it("authentication's session lookup fails: 503 DATABASE_UNAVAILABLE", async () => {
+  test("authentication's session lookup fails: 503 DATABASE_UNAVAILABLE", async ({ app }) => {
     for (const code of ['57P01', '57P03', 'CONNECT_TIMEOUT', 'CONNECTION_ACQUIRE_TIMEOUT']) {
-      vi.spyOn(app.current.services.sessions, 'resolve').mockRejectedValueOnce(
+      vi.spyOn(app.services.sessions, 'resolve').mockRejectedValueOnce(
         failedQuery('select "token_hash", "member_id" from "auth_session" where "token_hash" = $1', ['hash'], {
           code,
         }),
       );
-      const response = await app.current.inject({ method: 'GET', url: '/api/probe/plain', headers: member.headers });
+      const response = await app.inject({ method: 'GET', url: '/api/probe/plain', headers: member.headers });
       expect(expectCleanProblem(response, 503).code, code).toBe('DATABASE_UNAVAILABLE');
     }
   });
 
-  it('the rate-limit store fails: the request is answered as if unlimited (never a raw error)', async () => {
+  test('the rate-limit store fails: the request is answered as if unlimited (never a raw error)', async ({ app }) => {
     // @fastify/rate-limit's Redis store runs its script through a command it defines on the client.
-    const redis = app.current.redis as unknown as { rateLimit: (...args: unknown[]) => void };
+    const redis = app.redis as unknown as { rateLimit: (...args: unknown[]) => void };
     vi.spyOn(redis, 'rateLimit').mockImplementation((...args: unknown[]) => {
       const callback = args.at(-1) as (error: Error) => void;
       callback(new Error('Connection is closed. redis://127.0.0.1:6379'));
     });
-    const response = await app.current.inject({ method: 'GET', url: '/api/probe/limited', headers: member.headers });
+    const response = await app.inject({ method: 'GET', url: '/api/probe/limited', headers: member.headers });
     expect(response.statusCode, response.body).toBe(200);
   });
 
   describe('an onSend hook fails (the error escapes the error handler)', () => {
-    it('on a successful answer, like a database call: 503 DATABASE_UNAVAILABLE, problem+json', async () => {
-      const response = await app.current.inject({
+    test('on a successful answer, like a database call: 503 DATABASE_UNAVAILABLE, problem+json', async ({ app }) => {
+      const response = await app.inject({
         method: 'GET',
         url: '/api/probe/plain',
         headers: { ...member.headers, 'x-fail-on-send': 'database' },
@@ -226,8 +230,8 @@ describe('every answer is problem+json without internal text, whatever fails', (
       expect(response.headers['x-content-type-options']).toBe('nosniff');
     });
 
-    it('on a successful answer, a bug: 500 INTERNAL_ERROR, problem+json', async () => {
-      const response = await app.current.inject({
+    test('on a successful answer, a bug: 500 INTERNAL_ERROR, problem+json', async ({ app }) => {
+      const response = await app.inject({
         method: 'GET',
         url: '/api/probe/plain',
         headers: { ...member.headers, 'x-fail-on-send': 'bug' },
@@ -235,15 +239,15 @@ describe('every answer is problem+json without internal text, whatever fails', (
       expect(expectCleanProblem(response, 500).code).toBe('INTERNAL_ERROR');
     });
 
-    it('on an error answer: still problem+json', async () => {
-      const response = await create({ fail: 'bug' }, { 'x-fail-on-send': 'bug' });
+    test('on an error answer: still problem+json', async ({ app }) => {
+      const response = await create(app, { fail: 'bug' }, { 'x-fail-on-send': 'bug' });
       expect(expectCleanProblem(response, 500).code).toBe('INTERNAL_ERROR');
     });
   });
 
-  it('an onResponse hook fails: the answer is unchanged, the log line carries no SQL parameters', async () => {
+  test('an onResponse hook fails: the answer is unchanged, the log line carries no SQL parameters', async ({ app }) => {
     const lines: unknown[] = [];
-    const root = app.current.log;
+    const root = app.log;
     const child = root.child.bind(root);
     vi.spyOn(root, 'child').mockImplementation(((...args: Parameters<typeof root.child>) => {
       const logger = child(...args);
@@ -254,7 +258,7 @@ describe('every answer is problem+json without internal text, whatever fails', (
       }) as typeof logger.error;
       return logger;
     }) as typeof root.child);
-    const response = await app.current.inject({
+    const response = await app.inject({
       method: 'GET',
       url: '/api/probe/plain',
       headers: { ...member.headers, 'x-fail-on-response': 'yes' },
@@ -270,8 +274,8 @@ describe('every answer is problem+json without internal text, whatever fails', (
     expect(logged.join('\n')).not.toMatch(/params|secret-parameter/);
   });
 
-  it('the request log line itself fails: the answer is unchanged and nothing is left unhandled', async () => {
-    const root = app.current.log;
+  test('the request log line itself fails: the answer is unchanged and nothing is left unhandled', async ({ app }) => {
+    const root = app.log;
     const child = root.child.bind(root);
     vi.spyOn(root, 'child').mockImplementation(((...args: Parameters<typeof root.child>) => {
       const logger = child(...args);
@@ -287,7 +291,7 @@ describe('every answer is problem+json without internal text, whatever fails', (
       }) as typeof logger.info;
       return logger;
     }) as typeof root.child);
-    const response = await app.current.inject({ method: 'GET', url: '/api/probe/plain', headers: member.headers });
+    const response = await app.inject({ method: 'GET', url: '/api/probe/plain', headers: member.headers });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ ok: true });
   });
