@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from './test/app.js';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { apiTest } from './test/fixtures.js';
 
 const SLOW = 240_000;
 const workspaceRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -285,8 +285,9 @@ const ONLY_AUTH = "import { authContract } from '@nestegg/contract/auth'; consol
 const AUTH_FROM_ROOT = "import { authContract } from '@nestegg/contract'; console.log(authContract);";
 const WHOLE_CONTRACT = "import { contract } from '@nestegg/contract'; console.log(contract);";
 
+const test = apiTest();
+
 describe('@nestegg/contract as a frontend installs it', () => {
-  const app = useTestApp();
   let project = '';
   let tarball = '';
   const installed = () => join(project, 'node_modules/@nestegg/contract');
@@ -303,7 +304,7 @@ describe('@nestegg/contract as a frontend installs it', () => {
     if (project) await rm(project, { recursive: true, force: true });
   });
 
-  it('ships a manifest a registry accepts, whose exports point only at files it ships', async () => {
+  test('ships a manifest a registry accepts, whose exports point only at files it ships', async () => {
     const text = await readFile(join(installed(), 'package.json'), 'utf8');
     expect(text).not.toMatch(/@nestegg\/source|workspace:|catalog:/);
     const manifest = JSON.parse(text) as Manifest;
@@ -319,7 +320,7 @@ describe('@nestegg/contract as a frontend installs it', () => {
     );
   });
 
-  it('brings only itself and its peers, no OpenAPI tooling', async () => {
+  test('brings only itself and its peers, no OpenAPI tooling', async () => {
     const modules = join(project, 'node_modules');
     for (const name of OPENAPI_TOOLING) await expect(stat(join(modules, name)), name).rejects.toThrow();
     const top = (await readdir(modules)).filter((entry) => !entry.startsWith('.'));
@@ -336,10 +337,10 @@ describe('@nestegg/contract as a frontend installs it', () => {
     }
   });
 
-  it(
+  test(
     'type-checks a strict client (nodenext and bundler resolution) that runs against the api',
-    async () => {
-      const address = await app.current.listen({ port: 0, host: '127.0.0.1' });
+    async ({ app }) => {
+      const address = await app.listen({ port: 0, host: '127.0.0.1' });
       await writeTsConfigs(project);
       await writeFile(join(project, 'client.ts'), clientScript(address));
       await typeCheckAndCompile(project);
@@ -354,7 +355,7 @@ describe('@nestegg/contract as a frontend installs it', () => {
     SLOW,
   );
 
-  it(
+  test(
     'compiles every TypeScript example of the README it ships, which names no workspace file',
     async () => {
       const readme = await readFile(join(installed(), 'README.md'), 'utf8');
@@ -366,14 +367,14 @@ describe('@nestegg/contract as a frontend installs it', () => {
     SLOW,
   );
 
-  it('shows zod descriptions as the documentation of the exported types (C37)', async () => {
+  test('shows zod descriptions as the documentation of the exported types (C37)', async () => {
     const declarations = await readFile(join(installed(), 'dist/ledger.d.ts'), 'utf8');
     expect(declarations).toContain('/** Whole local-currency units */');
     expect(documentationOf(project, '@nestegg/contract/ledger', 'Entry', 'amount')).toBe('Whole local-currency units');
     expect(documentationOf(project, '@nestegg/contract/ledger', 'Entry', 'pending')).toMatch(/card notification/);
   });
 
-  it('bundles one area in a fraction of the whole contract', async () => {
+  test('bundles one area in a fraction of the whole contract', async () => {
     const onlyAuth = await bundle(project, ONLY_AUTH, false);
     const authFromRoot = await bundle(project, AUTH_FROM_ROOT, false);
     const whole = await bundle(project, WHOLE_CONTRACT, false);

@@ -1,4 +1,10 @@
-import { createDatabaseFromTemplate, createTestRedis, type RedisTopology } from '@nestegg/testing';
+import {
+  createDatabaseFromTemplate,
+  createTestRedis,
+  type RedisTopology,
+  type TestDatabase,
+  type TestRedis,
+} from '@nestegg/testing';
 import type { FastifyInstance } from 'fastify';
 import { test as base, inject } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../app.js';
@@ -12,6 +18,10 @@ export interface Caller extends TestMember {
 }
 
 export interface ApiFixtures {
+  /** This file's own database, copied from the migrated template (for tests that connect to it themselves). */
+  testDatabase: TestDatabase;
+  /** This file's own Redis key prefix, with a client that lists and deletes its keys. */
+  testRedis: TestRedis;
   /** This file's api, on its own database and Redis prefix. */
   app: FastifyInstance;
   /** A client without a token. */
@@ -39,22 +49,35 @@ export function apiTest(
 ) {
   const { redis: topology, ...buildOptions } = options;
   return base.extend<ApiFixtures>({
-    app: [
+    testDatabase: [
       // biome-ignore lint/correctness/noEmptyPattern: vitest reads fixture dependencies from this pattern
       async ({}, use) => {
         const database = await createDatabaseFromTemplate(inject('templateDatabase'));
+        await use(database);
+        await database.drop();
+      },
+      { scope: 'file' },
+    ],
+    testRedis: [
+      // biome-ignore lint/correctness/noEmptyPattern: vitest reads fixture dependencies from this pattern
+      async ({}, use) => {
         const redis = await createTestRedis(topology ? { topology } : {});
+        await use(redis);
+        await redis.cleanup();
+      },
+      { scope: 'file' },
+    ],
+    app: [
+      async ({ testDatabase, testRedis }, use) => {
         const context = {
-          databaseUrl: database.url,
-          redisUrl: redis.url,
-          redisKeyPrefix: redis.keyPrefix,
-          ...(redis.clusterNodes ? { redisClusterNodes: redis.clusterNodes } : {}),
+          databaseUrl: testDatabase.url,
+          redisUrl: testRedis.url,
+          redisKeyPrefix: testRedis.keyPrefix,
+          ...(testRedis.clusterNodes ? { redisClusterNodes: testRedis.clusterNodes } : {}),
         };
         const app = await buildApp(loadEnv(testEnvironment(context, overrides)), buildOptions);
         await use(app);
         await app.close();
-        await redis.cleanup();
-        await database.drop();
       },
       { scope: 'file' },
     ],
