@@ -2,18 +2,21 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { account, member } from '@nestegg/db';
+import type { TestDatabase, TestRedis } from '@nestegg/testing';
 import { asc, eq, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect } from 'vitest';
 import { PasswordHasher } from '../modules/auth/passwords.js';
 import { AccountNumberCipher } from '../modules/wallets/account-numbers.js';
 
 const hasher = new PasswordHasher();
 
-import { createMemberWithSession, useTestApp } from '../test/app.js';
+import { createMemberWithSession } from '../test/app.js';
+import { apiTest } from '../test/fixtures.js';
 
 /** Runs `admin …` the way `pnpm --filter @nestegg/api admin …` does. */
 
-const app = useTestApp();
+const test = apiTest();
 const apiDir = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
@@ -42,27 +45,30 @@ function runCli(args: string[], env: Record<string, string | undefined>, stdin =
   });
 }
 
-const connection = () => ({
-  DATABASE_URL: app.database.current.url,
-  REDIS_URL: app.redis.current.url,
-  REDIS_KEY_PREFIX: app.redis.current.keyPrefix,
+const connection = (testDatabase: TestDatabase, testRedis: TestRedis) => ({
+  DATABASE_URL: testDatabase.url,
+  REDIS_URL: testRedis.url,
+  REDIS_KEY_PREFIX: testRedis.keyPrefix,
 });
 
-const byEmail = async (email: string) =>
-  (await app.current.db.select().from(member).where(sql`lower(${member.email}) = ${email.toLowerCase()}`))[0];
+const byEmail = async (app: FastifyInstance, email: string) =>
+  (await app.db.select().from(member).where(sql`lower(${member.email}) = ${email.toLowerCase()}`))[0];
 
 const uniqueEmail = (label: string) => `${label}-${randomBytes(4).toString('hex')}@nestegg.test`;
 
 describe('admin command line', () => {
-  it('fails fast without DATABASE_URL', async () => {
+  test('fails fast without DATABASE_URL', async () => {
     const run = await runCli(['promote', 'someone@nestegg.test'], {});
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('DATABASE_URL is not set');
   });
 
-  it('prints the usage for unknown commands, missing arguments and bad e-mails', async () => {
+  test('prints the usage for unknown commands, missing arguments and bad e-mails', async ({
+    testDatabase,
+    testRedis,
+  }) => {
     const cases = [[], ['grant', 'a@b.test'], ['promote'], ['create', 'a@b.test'], ['promote', 'not-an-email']];
-    const runs = await Promise.all(cases.map((args) => runCli(args, connection())));
+    const runs = await Promise.all(cases.map((args) => runCli(args, connection(testDatabase, testRedis))));
     runs.forEach((run, index) => {
       expect(run.code, cases[index]!.join(' ')).toBe(2);
       expect(run.stderr).toContain('Usage:');
@@ -70,56 +76,66 @@ describe('admin command line', () => {
     // Five CLI processes start at once (each loads the sources through tsx): slow on a busy 2-core machine.
   }, 120_000);
 
-  it('promote gives an existing account ADMIN; its live session becomes an admin session', async () => {
-    const target = await createMemberWithSession(app.current);
-    await app.current.services.sessions.resolve(target.token); // cached in Redis as USER
+  test('promote gives an existing account ADMIN; its live session becomes an admin session', async ({
+    app,
+    testDatabase,
+    testRedis,
+  }) => {
+    const target = await createMemberWithSession(app);
+    await app.services.sessions.resolve(target.token); // cached in Redis as USER
 
-    const run = await runCli(['promote', target.email.toUpperCase()], connection());
+    const run = await runCli(['promote', target.email.toUpperCase()], connection(testDatabase, testRedis));
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('is now an ADMIN');
 
-    const [row] = await app.current.db.select().from(member).where(eq(member.id, target.id));
+    const [row] = await app.db.select().from(member).where(eq(member.id, target.id));
     expect(row?.role).toBe('ADMIN');
-    expect((await app.current.services.sessions.resolve(target.token))?.role).toBe('ADMIN');
-    const response = await app.current.inject({ method: 'GET', url: '/api/admin/members', headers: target.headers });
+    expect((await app.services.sessions.resolve(target.token))?.role).toBe('ADMIN');
+    const response = await app.inject({ method: 'GET', url: '/api/admin/members', headers: target.headers });
     expect(response.statusCode).toBe(200);
   });
 
-  it('promote of an unknown e-mail fails with exit code 1', async () => {
-    const run = await runCli(['promote', 'nobody@nestegg.test'], connection());
+  test('promote of an unknown e-mail fails with exit code 1', async ({ testDatabase, testRedis }) => {
+    const run = await runCli(['promote', 'nobody@nestegg.test'], connection(testDatabase, testRedis));
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('No account uses the e-mail nobody@nestegg.test');
   });
 
-  it('create makes a LOCAL admin with the password from ADMIN_PASSWORD', async () => {
+  test('create makes a LOCAL admin with the password from ADMIN_PASSWORD', async ({ app, testDatabase, testRedis }) => {
     const email = uniqueEmail('root');
-    const run = await runCli(['create', email, 'Root'], { ...connection(), ADMIN_PASSWORD: 'correct horse battery' });
+    const run = await runCli(['create', email, 'Root'], {
+      ...connection(testDatabase, testRedis),
+      ADMIN_PASSWORD: 'correct horse battery',
+    });
     expect(run.code, run.stderr).toBe(0);
-    const row = await byEmail(email);
+    const row = await byEmail(app, email);
     expect(row).toMatchObject({ role: 'ADMIN', provider: 'LOCAL', status: 'ACTIVE', displayName: 'Root' });
     expect((await hasher.check('correct horse battery', row!.passwordHash!)).ok).toBe(true);
 
-    const again = await runCli(['create', email, 'Root'], { ...connection(), ADMIN_PASSWORD: 'correct horse battery' });
+    const again = await runCli(['create', email, 'Root'], {
+      ...connection(testDatabase, testRedis),
+      ADMIN_PASSWORD: 'correct horse battery',
+    });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('promote it instead');
   });
 
-  it('create reads the password from piped stdin and refuses a short one', async () => {
+  test('create reads the password from piped stdin and refuses a short one', async ({ app, testDatabase }) => {
     const email = uniqueEmail('piped');
     const run = await runCli(
       ['create', email, 'Piped Admin'],
-      { DATABASE_URL: app.database.current.url },
+      { DATABASE_URL: testDatabase.url },
       'long enough secret\n',
     );
     expect(run.code, run.stderr).toBe(0);
-    expect((await hasher.check('long enough secret', (await byEmail(email))!.passwordHash!)).ok).toBe(true);
+    expect((await hasher.check('long enough secret', (await byEmail(app, email))!.passwordHash!)).ok).toBe(true);
 
     const short = uniqueEmail('short');
-    const refused = await runCli(['create', short, 'Short'], { DATABASE_URL: app.database.current.url }, 'short\n');
+    const refused = await runCli(['create', short, 'Short'], { DATABASE_URL: testDatabase.url }, 'short\n');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('8 to 128 characters');
-    expect(await byEmail(short)).toBeUndefined();
+    expect(await byEmail(app, short)).toBeUndefined();
   });
 });
 
@@ -156,18 +172,18 @@ function runReadmeCommand(args: string[], env: Record<string, string | undefined
 }
 
 describe('the README admin command (npm run admin)', () => {
-  it('creates an admin under whatever Node the machine has', async () => {
+  test('creates an admin under whatever Node the machine has', async ({ app, testDatabase, testRedis }) => {
     const email = uniqueEmail('readme');
     const run = await runReadmeCommand(['create', email, 'Readme'], {
-      ...connection(),
+      ...connection(testDatabase, testRedis),
       ADMIN_PASSWORD: 'correct horse battery',
     });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`Created ADMIN ${email}`);
-    expect(await byEmail(email)).toMatchObject({ role: 'ADMIN' });
+    expect(await byEmail(app, email)).toMatchObject({ role: 'ADMIN' });
   }, 120_000);
 
-  it('without DATABASE_URL uses the embedded PostgreSQL of npm start and says so when it is not running', async () => {
+  test('without DATABASE_URL uses the embedded PostgreSQL of npm start and says so when it is not running', async () => {
     const run = await runReadmeCommand(['promote', 'someone@nestegg.test'], { EMBEDDED_POSTGRES_PORT: '9' });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
@@ -189,9 +205,9 @@ describe('admin reencrypt-account-numbers', () => {
   const underOld = new AccountNumberCipher({ keys: [oldKey], currentKeyId: oldKey.id });
   const underNew = new AccountNumberCipher({ keys: [newKey], currentKeyId: newKey.id });
 
-  async function walletsWith(numbers: (string | null)[]) {
-    const owner = await createMemberWithSession(app.current);
-    return app.current.db
+  async function walletsWith(app: FastifyInstance, numbers: (string | null)[]) {
+    const owner = await createMemberWithSession(app);
+    return app.db
       .insert(account)
       .values(
         numbers.map((accountNumber, index) => ({
@@ -204,56 +220,62 @@ describe('admin reencrypt-account-numbers', () => {
       .returning({ id: account.id });
   }
 
-  const storedNumbers = async (ids: number[]) =>
-    (
-      await app.current.db
-        .select({ id: account.id, value: account.accountNumber })
-        .from(account)
-        .orderBy(asc(account.id))
-    )
+  const storedNumbers = async (app: FastifyInstance, ids: number[]) =>
+    (await app.db.select({ id: account.id, value: account.accountNumber }).from(account).orderBy(asc(account.id)))
       .filter((row) => ids.includes(row.id))
       .map((row) => row.value);
 
-  it('moves plain and old-key numbers to the current key in batches, idempotently, printing counts only', async () => {
+  test('moves plain and old-key numbers to the current key in batches, idempotently, printing counts only', async ({
+    app,
+    testDatabase,
+    testRedis,
+  }) => {
     const plain = ['111-1', '222-2', '333-3'];
     const old = ['444-4', '555-5'].map((value) => underOld.encrypt(value)!);
     const current = underNew.encrypt('666-6')!;
-    const ids = (await walletsWith([...plain, ...old, current, null])).map((row) => row.id);
+    const ids = (await walletsWith(app, [...plain, ...old, current, null])).map((row) => row.id);
 
-    const run = await runCli(['reencrypt-account-numbers', '2'], { ...connection(), ...keyEnv });
+    const run = await runCli(['reencrypt-account-numbers', '2'], { ...connection(testDatabase, testRedis), ...keyEnv });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('Re-encrypted 5 account numbers under key "new"; 1 were already under it.');
     expect(run.stdout + run.stderr).not.toMatch(/111-1|444-4|666-6/);
 
-    const stored = await storedNumbers(ids);
+    const stored = await storedNumbers(app, ids);
     expect(stored.slice(0, 6).every((value) => value!.startsWith('enc:v1:new:'))).toBe(true);
     expect(stored[5]).toBe(current);
     expect(stored[6]).toBeNull();
     expect(stored.slice(0, 6).map((value) => underNew.decrypt(value))).toEqual([...plain, '444-4', '555-5', '666-6']);
 
-    const again = await runCli(['reencrypt-account-numbers'], { ...connection(), ...keyEnv });
+    const again = await runCli(['reencrypt-account-numbers'], { ...connection(testDatabase, testRedis), ...keyEnv });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('Re-encrypted 0 account numbers');
-    expect(await storedNumbers(ids)).toEqual(stored);
+    expect(await storedNumbers(app, ids)).toEqual(stored);
   });
 
-  it('leaves numbers no configured key opens, and fails the run naming how many', async () => {
+  test('leaves numbers no configured key opens, and fails the run naming how many', async ({
+    app,
+    testDatabase,
+    testRedis,
+  }) => {
     const lost = new AccountNumberCipher({ keys: [{ id: 'lost', key: randomBytes(32) }], currentKeyId: 'lost' });
     const unreadable = lost.encrypt('777-7')!;
-    const ids = (await walletsWith([unreadable, '888-8'])).map((row) => row.id);
-    const run = await runCli(['reencrypt-account-numbers'], { ...connection(), ...keyEnv });
+    const ids = (await walletsWith(app, [unreadable, '888-8'])).map((row) => row.id);
+    const run = await runCli(['reencrypt-account-numbers'], { ...connection(testDatabase, testRedis), ...keyEnv });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('1 account numbers could not be decrypted');
-    const [kept, moved] = await storedNumbers(ids);
+    const [kept, moved] = await storedNumbers(app, ids);
     expect(kept).toBe(unreadable);
     expect(underNew.decrypt(moved!)).toBe('888-8');
   });
 
-  it('needs a current key and a sane batch size', async () => {
-    const noKey = await runCli(['reencrypt-account-numbers'], connection());
+  test('needs a current key and a sane batch size', async ({ testDatabase, testRedis }) => {
+    const noKey = await runCli(['reencrypt-account-numbers'], connection(testDatabase, testRedis));
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('ACCOUNT_NUMBER_KEY_ID');
-    const badSize = await runCli(['reencrypt-account-numbers', '0'], { ...connection(), ...keyEnv });
+    const badSize = await runCli(['reencrypt-account-numbers', '0'], {
+      ...connection(testDatabase, testRedis),
+      ...keyEnv,
+    });
     expect(badSize.code).toBe(2);
     expect(badSize.stderr).toContain('batch size');
   });
