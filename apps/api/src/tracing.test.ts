@@ -11,8 +11,9 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startTracing } from '@nestegg/telemetry';
 import { type ExportedSpan, startFakeServer, startOtlpReceiver } from '@nestegg/testing';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createMemberWithSession, useTestApp } from './test/app.js';
+import { afterAll, describe, expect } from 'vitest';
+import { createMemberWithSession } from './test/app.js';
+import { apiTest } from './test/fixtures.js';
 
 const receiver = await startOtlpReceiver();
 // What a deployment sets; the test exports often so that flushes are short.
@@ -37,7 +38,7 @@ const stream = new Writable({
   },
 });
 
-const app = useTestApp(
+const test = apiTest(
   { FX_API_URL: `${provider.url}/`, FX_API_KEY: 'k', FX_TIMEOUT_MS: '2000' },
   { logger: { level: 'info', stream } },
 );
@@ -96,10 +97,10 @@ async function exportedWhen(done: (spans: ExportedSpan[]) => boolean): Promise<E
 }
 
 describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
-  it('continues the caller’s trace through SQL, Redis, the provider call and the log lines', async () => {
-    await app.current.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.current.server.address() as AddressInfo;
-    const caller = await createMemberWithSession(app.current);
+  test('continues the caller’s trace through SQL, Redis, the provider call and the log lines', async ({ app }) => {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    const caller = await createMemberWithSession(app);
     const traceId = randomBytes(16).toString('hex');
     const parentId = randomBytes(8).toString('hex');
 
@@ -155,9 +156,11 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     expect(logged[0]).toMatchObject({ trace_id: traceId, span_id: server!.spanId });
   });
 
-  it('traces a write whose Idempotency-Key commits with it (statements in the hook’s transaction)', async () => {
-    const { port } = app.current.server.address() as AddressInfo;
-    const caller = await createMemberWithSession(app.current);
+  test('traces a write whose Idempotency-Key commits with it (statements in the hook’s transaction)', async ({
+    app,
+  }) => {
+    const { port } = app.server.address() as AddressInfo;
+    const caller = await createMemberWithSession(app);
     const traceId = randomBytes(16).toString('hex');
     const body = JSON.stringify({ type: 'EXPENSE', amount: 4500, date: '2024-05-03', memo: 'Coffee' });
     const send = () =>
@@ -181,8 +184,8 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     expect(JSON.stringify(receiver.spans().filter((span) => span.traceId === traceId))).not.toContain('Coffee');
   });
 
-  it('starts a trace for a request without traceparent, and still answers', async () => {
-    const { port } = app.current.server.address() as AddressInfo;
+  test('starts a trace for a request without traceparent, and still answers', async ({ app }) => {
+    const { port } = app.server.address() as AddressInfo;
     const answer = await get(port, '/healthz', {});
     expect(answer.status).toBe(200);
     const isHealth = (exported: ExportedSpan) => exported.name === 'GET /healthz';
