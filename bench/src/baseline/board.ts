@@ -204,14 +204,20 @@ function boardIds(sql: Sql, shape: Shape, values: ListValues, category: Fragment
   return sql`${from}${visible}${after} order by ${sql.unsafe(`${alias}.notice desc, ${id} desc`)}`;
 }
 
+/** post-list.ts `opaque`: a limit or offset the planner costs the same with or without its value. */
+const opaque = (sql: Sql, value: number) => sql`(select ${value}::integer)`;
+
 /** post-list.ts `pageIds`: one board's range, or the three boards' ranges merged. */
 function pageIds(sql: Sql, shape: Shape, values: ListValues): Fragment {
-  const window = shape.keyset ? sql`limit ${values.limit}` : sql`limit ${values.limit} offset ${values.offset}`;
+  const window = shape.keyset
+    ? sql`limit ${opaque(sql, values.limit)}`
+    : sql`limit ${opaque(sql, values.limit)} offset ${opaque(sql, values.offset)}`;
   if (shape.board) {
     return sql`select page.id from (${boardIds(sql, shape, values, sql`${values.category!}::board_category`)} ${window}) page`;
   }
   const branches = BOARDS.map(
-    (board) => sql`(${boardIds(sql, shape, values, sql.unsafe(`'${board}'::board_category`))} limit ${values.depth})`,
+    (board) =>
+      sql`(${boardIds(sql, shape, values, sql.unsafe(`'${board}'::board_category`))} limit ${opaque(sql, values.depth)})`,
   );
   const merged = branches.reduce((all, branch) => sql`${all} union all ${branch}`);
   return sql`select page.id from (${merged}) page
@@ -226,18 +232,26 @@ function total(sql: Sql, shape: Shape, values: ListValues): Fragment {
     where c.tag = ${values.countTag}${board}${visible})`;
 }
 
-/** post-list.ts `hotConditions` (drizzle's `and`, in parentheses). */
+/** board-sql.ts `isHot('"post"')`. */
+const IS_HOT = `("post".up_count >= 50 and "post".created_at > now() - interval '24 hours')`;
+
+/** post-list.ts `hotConditions`: drizzle's `and` puts parentheses around two or more conditions only. */
 function hotConditions(sql: Sql, shape: Shape, values: ListValues): Fragment {
+  if (shape.admin && !shape.board && !shape.tag) return sql.unsafe(IS_HOT);
   const blocked = shape.admin ? sql`` : sql` and "post"."blocked" = ${false}`;
   const board = shape.board ? sql` and "post"."category" = ${values.category!}::board_category` : sql``;
   const tag = shape.tag ? sql` and "post"."tags" @> array[${values.tag!}::text]` : sql``;
-  return sql`("post"."up_count" >= 50 and "post"."created_at" > now() - interval '24 hours'${blocked}${board}${tag})`;
+  return sql`(${sql.unsafe(IS_HOT)}${blocked}${board}${tag})`;
 }
 
 type PageValues = [...SummaryValues, total: number];
 
+/** post-list.ts `pageStatement`: the summary columns with the caller's vote read per row (`viewerVote`). */
+const LIST_COLUMNS = SUMMARY_COLUMNS.replace(', "post_vote"."direction"', '');
+
 function listPage(sql: Sql, shape: Shape, values: ListValues) {
-  return sql`select ${sql.unsafe(SUMMARY_COLUMNS)}, ${total(sql, shape, values)} ${fromPost(sql, values.viewerId)} where "post"."id" in (${pageIds(sql, shape, values)}) order by "post"."notice" desc, "post"."id" desc`.values() as unknown as Promise<
+  const vote = sql`(select v.direction from "post_vote" v where v.member_id = ${values.viewerId} and v.post_id = "post"."id")`;
+  return sql`select ${sql.unsafe(LIST_COLUMNS)}, ${vote}, ${total(sql, shape, values)} from "post" inner join "member" on "member"."id" = "post"."member_id" where "post"."id" = any(array(${pageIds(sql, shape, values)})) order by "post"."notice" desc, "post"."id" desc`.values() as unknown as Promise<
     PageValues[]
   >;
 }

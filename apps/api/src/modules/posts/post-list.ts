@@ -1,4 +1,11 @@
-import { boardCategories, HOT_POSTS_MAX, MAX_ID, type PostListQuery, type PostPage } from '@nestegg/contract';
+import {
+  boardCategories,
+  HOT_POSTS_MAX,
+  MAX_ID,
+  type PostListQuery,
+  type PostPage,
+  type VoteDirection,
+} from '@nestegg/contract';
 import { boardPostCount, type Database, member, post, postTag, postVote } from '@nestegg/db';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
@@ -10,7 +17,7 @@ import { type PostSummaryRow, postSummaryColumns, toPostSummary } from './post.v
 const p = sql.placeholder;
 
 /** Which statement a request needs; each combination is one SQL text, prepared once. */
-interface Shape {
+export interface Shape {
   /** One board (else every board). */
   board: boolean;
   tag: boolean;
@@ -42,16 +49,26 @@ function boardIds(shape: Shape, category: SQL): SQL {
 }
 
 /**
+ * A limit or offset as a scalar sub-select: the planner costs it the same with or without the value (as an
+ * unknown tenth of the range), so a custom plan is never cheaper than the generic one and Postgres keeps
+ * the generic plan instead of planning the statement again on every call once the range outgrows the page
+ * (the tag page did at 1,000,000 posts, decision BD29).
+ */
+const opaque = (name: string) => sql`(select ${p(name)}::integer)`;
+
+/**
  * The page's ids. Every board at once merges the three boards' ranges (a Merge Append over one index),
  * each read at most `depth` (offset + limit) deep, so no second index of the whole table is needed.
  */
 function pageIds(shape: Shape): SQL {
-  const window = shape.keyset ? sql`limit ${p('limit')}` : sql`limit ${p('limit')} offset ${p('offset')}`;
+  const window = shape.keyset
+    ? sql`limit ${opaque('limit')}`
+    : sql`limit ${opaque('limit')} offset ${opaque('offset')}`;
   if (shape.board) {
     return sql`select page.id from (${boardIds(shape, sql`${p('category')}::board_category`)} ${window}) page`;
   }
   const branches = boardCategories.map(
-    (board) => sql`(${boardIds(shape, sql.raw(`'${board}'::board_category`))} limit ${p('depth')})`,
+    (board) => sql`(${boardIds(shape, sql.raw(`'${board}'::board_category`))} limit ${opaque('depth')})`,
   );
   return sql`select page.id from (${sql.join(branches, sql` union all `)}) page
     order by page.notice desc, page.id desc ${window}`;
@@ -85,6 +102,25 @@ function positionOf(cursor: string): { afterNotice: boolean; afterId: number } {
 }
 
 type PageRow = PostSummaryRow & { total: number };
+
+/**
+ * The caller's vote on the post: one probe of the post's votes per row. As a join, the generic plan (costed
+ * for a member of a few votes) read all of the caller's votes and filtered them against every row instead.
+ */
+const viewerVote = sql<VoteDirection | null>`(select v.direction from ${postVote} v where v.member_id = ${p('viewerId')} and v.post_id = ${post.id})`;
+
+/**
+ * The page statement: its ids read first as one array (`= any(array(…))`), so the posts, their authors and
+ * the caller's votes are planned for a page of rows, by key, whatever the board's or the tag's size.
+ */
+export function pageStatement(db: Database, shape: Shape) {
+  return db
+    .select({ ...postSummaryColumns, myVote: viewerVote, total: total(shape) })
+    .from(post)
+    .innerJoin(member, eq(member.id, post.memberId))
+    .where(sql`${post.id} = any(array(${pageIds(shape)}))`)
+    .orderBy(desc(post.notice), desc(post.id));
+}
 
 /**
  * The post list: notices first, then newest, by board (or every board) and tag, by offset (`page`) or
@@ -156,14 +192,7 @@ export class PostList {
   private build(shape: Shape, key: string) {
     const byVoter = and(eq(postVote.postId, post.id), eq(postVote.memberId, p('viewerId')));
     return {
-      page: this.db
-        .select({ ...postSummaryColumns, total: total(shape) })
-        .from(post)
-        .innerJoin(member, eq(member.id, post.memberId))
-        .leftJoin(postVote, byVoter)
-        .where(sql`${post.id} in (${pageIds(shape)})`)
-        .orderBy(desc(post.notice), desc(post.id))
-        .prepare(`board_posts_page_${key}`),
+      page: pageStatement(this.db, shape).prepare(`board_posts_page_${key}`),
       hot: this.db
         .select(postSummaryColumns)
         .from(post)

@@ -1,0 +1,142 @@
+import { fillPlaceholders, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect } from 'vitest';
+import { bodyOf } from '../../test/client.js';
+import { test } from '../../test/fixtures.js';
+import { addTagGroup, clearBoard } from './board.fixture.js';
+import { pageStatement, type Shape } from './post-list.js';
+
+/** One node of `explain (format json)`. */
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const SEEDED = 20_000;
+const AUTHORS = 2_000;
+const TAG = 'fx';
+
+/** A value as an SQL literal, for `execute name(…)` (the values are the test's own). */
+const literal = (value: unknown) => (typeof value === 'string' ? `'${value.replaceAll("'", "''")}'` : String(value));
+
+interface Prepared {
+  /** How often Postgres planned the statement for its values, and how often it ran the generic plan. */
+  customPlans: number;
+  genericPlans: number;
+  /** Every node of the plan it ran last. */
+  nodes: PlanNode[];
+}
+
+/**
+ * The page statement of `shape` prepared as the api prepares it, run ten times with `values`: whether
+ * Postgres settles on its generic plan (no planning per call) and what that plan reads.
+ */
+async function runPrepared(app: FastifyInstance, shape: Shape, values: Record<string, unknown>): Promise<Prepared> {
+  const query = pageStatement(app.db, shape).toSQL();
+  const parameters = fillPlaceholders(query.params, values).map(literal).join(', ');
+  return app.db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`prepare plan_test as ${query.sql}`));
+    for (let run = 0; run < 10; run += 1) await tx.execute(sql.raw(`execute plan_test(${parameters})`));
+    const [counts] = await tx.execute<{ custom: number; generic: number }>(sql`
+      select custom_plans::int as custom, generic_plans::int as generic from pg_prepared_statements
+       where name = 'plan_test'`);
+    const [explained] = await tx.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      sql.raw(`explain (format json) execute plan_test(${parameters})`),
+    );
+    await tx.execute(sql.raw('deallocate plan_test'));
+    const walk = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(walk)];
+    return {
+      customPlans: counts!.custom,
+      genericPlans: counts!.generic,
+      nodes: walk(explained!['QUERY PLAN'][0].Plan),
+    };
+  });
+}
+
+/** The tables a plan reads, with how (`Index Scan on post via post_pkey`). */
+const readsOf = (nodes: PlanNode[]) =>
+  nodes
+    .filter((node) => node['Relation Name'] !== undefined)
+    .map(
+      (node) =>
+        `${node['Node Type']} on ${node['Relation Name']}${node['Index Name'] ? ` via ${node['Index Name']}` : ''}`,
+    );
+
+describe(`the post list's page statement at ${SEEDED.toLocaleString('en-US')} posts (plans on seeded data)`, () => {
+  test('every shape keeps one generic plan that reads the page by key: no planning per call, no scan of a table', async ({
+    app,
+    free,
+  }) => {
+    await clearBoard(app);
+    await addTagGroup(app, 'All', [], [TAG]);
+    // 2,000 authors; the posts' triggers fill post_tag and the counters; one post in four has the tag, the
+    // caller voted on one in seven.
+    await app.db.execute(sql`
+      insert into member (email, display_name, provider)
+      select 'plan-author-' || g || '@nestegg.test', 'Author ' || g, 'LOCAL' from generate_series(1, ${AUTHORS}) as g`);
+    await app.db.execute(sql`
+      insert into post (member_id, category, title, body, tags)
+      select (select min(id) from member where email like 'plan-author-%') + g % ${AUTHORS},
+        (array['community', 'saving', 'tips'])[1 + g % 3]::board_category, 'Post ' || g, 'Body',
+        case when g % 4 = 0 then array[${TAG}] else '{}' end
+      from generate_series(1, ${SEEDED}) as g`);
+    await app.db.execute(sql`
+      insert into post_vote (member_id, post_id, direction)
+      select ${free.id}, id, 'UP' from post where id % 7 = 0`);
+    await app.db.execute(sql`analyze post, post_tag, post_vote, board_post_count, member`);
+
+    const page = { viewerId: free.id, limit: 21, offset: 0, depth: 21, countTag: '' };
+    const shapes: [string, Shape, Record<string, unknown>][] = [
+      ['every board', { board: false, tag: false, keyset: false, admin: false }, page],
+      [
+        'a tag on every board',
+        { board: false, tag: true, keyset: false, admin: false },
+        { ...page, tag: TAG, countTag: TAG },
+      ],
+      ['one board', { board: true, tag: false, keyset: false, admin: false }, { ...page, category: 'saving' }],
+      [
+        'a cursor page',
+        { board: false, tag: false, keyset: true, admin: true },
+        { ...page, afterNotice: false, afterId: SEEDED / 2 },
+      ],
+    ];
+    for (const [name, shape, values] of shapes) {
+      const prepared = await runPrepared(app, shape, values);
+      expect({ name, custom: prepared.customPlans, generic: prepared.genericPlans }).toEqual({
+        name,
+        custom: 5,
+        generic: 5,
+      });
+      const reads = readsOf(prepared.nodes);
+      expect(
+        // The counters (a row per board, tag and visibility) are the one table read whole.
+        reads.filter((read) => !read.startsWith('Index') && !read.endsWith('on board_post_count')),
+        name,
+      ).toEqual([]);
+      expect(reads, name).toEqual(
+        expect.arrayContaining([
+          'Index Scan on post via post_pkey',
+          'Index Scan on member via member_pkey',
+          expect.stringMatching(/^Index (Only )?Scan on post_vote via /),
+          shape.tag
+            ? 'Index Only Scan on post_tag via post_tag_order_idx'
+            : 'Index Only Scan on post via post_board_order_idx',
+        ]),
+      );
+      expect(
+        prepared.nodes.some((node) => node['Node Type'].startsWith('Hash')),
+        name,
+      ).toBe(false);
+    }
+
+    // The answers through the route: the tag page holds the newest tagged posts, the caller's votes on them.
+    const tagged = bodyOf(await free.api.board.listPosts({ query: { tag: TAG, size: 20 } }), 200);
+    expect(tagged.total).toBe(SEEDED / 4);
+    expect(tagged.items.every((item) => item.tags.includes(TAG))).toBe(true);
+    expect(tagged.items.map((item) => item.myVote)).toEqual(
+      tagged.items.map((item) => (item.id % 7 === 0 ? 'UP' : null)),
+    );
+  });
+});
