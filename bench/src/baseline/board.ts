@@ -483,7 +483,7 @@ function reportedPage(sql: Sql, limit: number, offset: number) {
   return sql<ReportedRow[]>`
     with page as (select * from (${sql.unsafe(FLAGGED)}) f order by f.report_count desc, f.created_at desc, f.target_type, f.target_id desc limit ${limit} offset ${offset})
     select page.target_type, page.target_id, page.post_id, parent.category as post_category, parent.title,
-           left(coalesce(c.body, parent.body), ${EXCERPT_LENGTH}) as excerpt,
+           left(coalesce((select c.body from "comment" c where page.target_type = 'COMMENT' and c.id = page.target_id), parent.body), ${EXCERPT_LENGTH}) as excerpt,
            m.id as author_id, m.display_name as author_name, m.idpone_picture as author_picture,
            m.profile_image_hash as author_picture_hash,
            page.report_count, coalesce(open.counted, 0) as counted_report_count,
@@ -491,7 +491,6 @@ function reportedPage(sql: Sql, limit: number, offset: number) {
            to_char(page.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, to_char(open.last_reported_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_reported_at
       from page
       join "post" parent on parent.id = page.post_id
-      left join "comment" c on page.target_type = 'COMMENT' and c.id = page.target_id
       join "member" m on m.id = page.author_id
       left join lateral (
         select (array_agg(r.reason order by r.id desc) filter (where r.reason is not null))[1:${REASONS_SHOWN}] as reasons,
