@@ -4,9 +4,9 @@ import { startFakeServer } from '@nestegg/testing';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
-import { afterAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../../test/app.js';
+import { afterAll, describe, expect } from 'vitest';
 import { signUpAndLogIn } from '../../test/auth-helpers.js';
+import { apiTest } from '../../test/fixtures.js';
 import { REMEMBER_ME_TTL_SECONDS } from './session.store.js';
 
 // ---------------------------------------------------------------------------
@@ -94,50 +94,52 @@ const nextIp = () => {
   return `10.1.${Math.floor(ipSequence / 250)}.${(ipSequence % 250) + 1}`;
 };
 
-type App = { readonly current: FastifyInstance };
-
-function useProviderApp(env: Record<string, string>): App {
-  return useTestApp(env);
-}
-
-function client(app: App) {
+function client(app: FastifyInstance) {
   return {
     one: (idToken: string, remoteAddress = nextIp()) =>
-      app.current.inject({ method: 'POST', url: '/api/auth/idpone', payload: { idToken }, remoteAddress }),
+      app.inject({ method: 'POST', url: '/api/auth/idpone', payload: { idToken }, remoteAddress }),
     two: (identityToken: string, displayName?: string, remoteAddress = nextIp()) =>
-      app.current.inject({
+      app.inject({
         method: 'POST',
         url: '/api/auth/idptwo',
         payload: displayName === undefined ? { identityToken } : { identityToken, displayName },
         remoteAddress,
       }),
-    clientId: () => app.current.inject({ method: 'GET', url: '/api/auth/idpone-client-id' }),
+    clientId: () => app.inject({ method: 'GET', url: '/api/auth/idpone-client-id' }),
     memberRow: async (id: number) => {
-      const [row] = await app.current.db.select().from(member).where(eq(member.id, id));
+      const [row] = await app.db.select().from(member).where(eq(member.id, id));
       return row!;
     },
     insertMember: async (values: Partial<typeof member.$inferInsert> & { email: string | null }) => {
-      const [row] = await app.current.db
+      const [row] = await app.db
         .insert(member)
         .values({ displayName: 'Existing', emailVerified: true, ...values })
         .returning();
       return row!;
     },
     memberCount: async () => {
-      const [row] = await app.current.db.select({ n: sql<number>`count(*)::int` }).from(member);
+      const [row] = await app.db.select({ n: sql<number>`count(*)::int` }).from(member);
       return row!.n;
     },
   };
 }
 
+/** An api on `env`, with this file's provider client on it as the `api` fixture. */
+const providerTest = (env: Record<string, string>) =>
+  apiTest(env).extend<{ api: ReturnType<typeof client> }>({ api: async ({ app }, use) => use(client(app)) });
+
 // ---------------------------------------------------------------------------
 
+const signInTest = providerTest(fullEnv);
+
 describe('sign-in with identity providers', () => {
-  const app = useProviderApp(fullEnv);
-  const api = client(app);
+  const test = signInTest;
 
   describe('provider one', () => {
-    it('creates an IDPONE member with picture, name and verified e-mail, and opens a 30-day session', async () => {
+    test('creates an IDPONE member with picture, name and verified e-mail, and opens a 30-day session', async ({
+      app,
+      api,
+    }) => {
       const subject = randomUUID();
       const email = uniqueEmail('new');
       const response = await api.one(
@@ -158,13 +160,13 @@ describe('sign-in with identity providers', () => {
       const row = await api.memberRow(body.member.id);
       expect(row).toMatchObject({ idponeId: subject, idptwoId: null, emailVerified: true, email, passwordHash: null });
 
-      const session = await app.current.services.sessions.resolve(body.token);
+      const session = await app.services.sessions.resolve(body.token);
       expect(session).toMatchObject({ memberId: body.member.id, displayName: 'New Person', rememberMe: true });
       const lifetime = new Date(body.expiresAt).getTime() - Date.now();
       expect(lifetime).toBeGreaterThan((REMEMBER_ME_TTL_SECONDS - 60) * 1000);
     });
 
-    it('finds the member by subject on a later sign-in, even when the e-mail claim changed', async () => {
+    test('finds the member by subject on a later sign-in, even when the e-mail claim changed', async ({ api }) => {
       const subject = randomUUID();
       const first = await api.one(
         await tokenOne({ email: uniqueEmail('sub'), email_verified: true, name: 'Sub' }, { subject }),
@@ -181,7 +183,7 @@ describe('sign-in with identity providers', () => {
       expect(second.json().token).not.toBe(first.json().token);
     });
 
-    it('synchronizes the picture when the claim changes and keeps it when the claim is absent', async () => {
+    test('synchronizes the picture when the claim changes and keeps it when the claim is absent', async ({ api }) => {
       const subject = randomUUID();
       const claims = { email: uniqueEmail('pic'), email_verified: true, name: 'Pic' };
       const first = await api.one(await tokenOne({ ...claims, picture: 'https://pics.test/old.png' }, { subject }));
@@ -195,7 +197,7 @@ describe('sign-in with identity providers', () => {
       expect(absent.json().member.idpOnePicture).toBe('https://pics.test/new.png');
     });
 
-    it('ignores a picture claim that is not an http(s) URL', async () => {
+    test('ignores a picture claim that is not an http(s) URL', async ({ api }) => {
       const response = await api.one(
         await tokenOne({ email: uniqueEmail('js'), email_verified: true, picture: 'javascript:alert(1)' }),
       );
@@ -203,7 +205,7 @@ describe('sign-in with identity providers', () => {
       expect(response.json().member.idpOnePicture).toBeNull();
     });
 
-    it('links an existing LOCAL account by verified e-mail (any case), keeping provider LOCAL', async () => {
+    test('links an existing LOCAL account by verified e-mail (any case), keeping provider LOCAL', async ({ api }) => {
       const email = uniqueEmail('local');
       const local = await api.insertMember({ email, displayName: 'Local Lee', passwordHash: 'x', provider: 'LOCAL' });
       const subject = randomUUID();
@@ -235,11 +237,11 @@ describe('sign-in with identity providers', () => {
       expect(again.json().member.id).toBe(local.id);
     });
 
-    it.each([
+    test.for([
       ['false', false],
       ['the string "false"', 'false'],
       ['absent', undefined],
-    ])('does not link to an existing account when email_verified is %s', async (_label, verified) => {
+    ])('does not link to an existing account when email_verified is %s', async ([_label, verified], { api }) => {
       const email = uniqueEmail('unverified');
       const local = await api.insertMember({ email, provider: 'LOCAL' });
       const before = await api.memberCount();
@@ -253,7 +255,7 @@ describe('sign-in with identity providers', () => {
       expect(await api.memberCount()).toBe(before);
     });
 
-    it('creates a member without an e-mail when an unverified e-mail belongs to nobody', async () => {
+    test('creates a member without an e-mail when an unverified e-mail belongs to nobody', async ({ api }) => {
       const email = uniqueEmail('nobody');
       const response = await api.one(await tokenOne({ email, email_verified: false }));
       expect(response.statusCode, response.body).toBe(200);
@@ -263,7 +265,7 @@ describe('sign-in with identity providers', () => {
       expect(created.displayName).toBe(email.split('@')[0]);
     });
 
-    it('refuses to link an account already linked to another subject of the provider', async () => {
+    test('refuses to link an account already linked to another subject of the provider', async ({ api }) => {
       const email = uniqueEmail('taken');
       const local = await api.insertMember({ email, provider: 'LOCAL', idponeId: randomUUID() });
       const response = await api.one(await tokenOne({ email, email_verified: true }));
@@ -272,7 +274,7 @@ describe('sign-in with identity providers', () => {
       expect((await api.memberRow(local.id)).idponeId).not.toBeNull();
     });
 
-    it.each([
+    test.for([
       [
         'the name claim, trimmed and cut to 30 characters',
         () => ({ name: `  ${'N'.repeat(40)}  `, email: uniqueEmail('long') }),
@@ -286,7 +288,7 @@ describe('sign-in with identity providers', () => {
       ['"Member" without name and e-mail', () => ({}), () => 'Member'],
     ] as [string, () => { name?: string; email?: string }, (email?: string) => string][])(
       'takes the display name from %s',
-      async (_label, makeClaims, expected) => {
+      async ([_label, makeClaims, expected], { api }) => {
         const claims = makeClaims();
         const response = await api.one(await tokenOne({ ...claims, email_verified: true }));
         expect(response.statusCode, response.body).toBe(200);
@@ -294,22 +296,22 @@ describe('sign-in with identity providers', () => {
       },
     );
 
-    it('never splits a character when cutting the name', async () => {
+    test('never splits a character when cutting the name', async ({ api }) => {
       const response = await api.one(await tokenOne({ name: `${'a'.repeat(29)}😀` }));
       expect(response.json().member.displayName).toBe('a'.repeat(29));
     });
 
-    it('accepts every configured issuer', async () => {
+    test('accepts every configured issuer', async ({ api }) => {
       const response = await api.one(await tokenOne({}, { issuer: ISSUER_ONE_ALT }));
       expect(response.statusCode, response.body).toBe(200);
     });
 
-    it('accepts a token that expired within the clock tolerance', async () => {
+    test('accepts a token that expired within the clock tolerance', async ({ api }) => {
       const response = await api.one(await tokenOne({}, { expiresIn: -10 }));
       expect(response.statusCode, response.body).toBe(200);
     });
 
-    it('creates one member when two first sign-ins of the same subject race', async () => {
+    test('creates one member when two first sign-ins of the same subject race', async ({ app, api }) => {
       const subject = randomUUID();
       const tokens = await Promise.all(
         Array.from({ length: 6 }, () => tokenOne({ email: 'race@example.test', email_verified: true }, { subject })),
@@ -317,11 +319,11 @@ describe('sign-in with identity providers', () => {
       const responses = await Promise.all(tokens.map((token) => api.one(token)));
       expect(responses.map((response) => response.statusCode)).toEqual(tokens.map(() => 200));
       expect(new Set(responses.map((response) => response.json().member.id)).size).toBe(1);
-      const rows = await app.current.db.select().from(member).where(eq(member.idponeId, subject));
+      const rows = await app.db.select().from(member).where(eq(member.idponeId, subject));
       expect(rows).toHaveLength(1);
     });
 
-    it('returns the configured client id', async () => {
+    test('returns the configured client id', async ({ api }) => {
       const response = await api.clientId();
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ clientId: CLIENT_ONE });
@@ -329,7 +331,7 @@ describe('sign-in with identity providers', () => {
   });
 
   describe('provider two', () => {
-    it('creates an IDPTWO member named from the body, with no picture', async () => {
+    test('creates an IDPTWO member named from the body, with no picture', async ({ api }) => {
       const subject = randomUUID();
       const email = uniqueEmail('two');
       const claims = { email, email_verified: 'true', picture: 'https://pics.test/two.png' };
@@ -356,13 +358,13 @@ describe('sign-in with identity providers', () => {
       });
     });
 
-    it('falls back to the e-mail local part when the body has no name', async () => {
+    test('falls back to the e-mail local part when the body has no name', async ({ api }) => {
       const email = uniqueEmail('twoname');
       const response = await api.two(await tokenTwo({ email, email_verified: true, name: 'Claim Name' }));
       expect(response.json().member.displayName).toBe(email.split('@')[0]);
     });
 
-    it('links by verified e-mail with idptwo_id, keeping the account provider', async () => {
+    test('links by verified e-mail with idptwo_id, keeping the account provider', async ({ api }) => {
       const email = uniqueEmail('link2');
       const first = await api.one(await tokenOne({ email, email_verified: true, name: 'From One' }));
       const id = first.json().member.id;
@@ -374,7 +376,7 @@ describe('sign-in with identity providers', () => {
       expect((await api.memberRow(id)).idptwoId).toBe(subject);
     });
 
-    it('does not link with an unverified e-mail', async () => {
+    test('does not link with an unverified e-mail', async ({ api }) => {
       const email = uniqueEmail('unverified2');
       const local = await api.insertMember({ email, provider: 'LOCAL' });
       const response = await api.two(await tokenTwo({ email, email_verified: 'false' }));
@@ -383,7 +385,7 @@ describe('sign-in with identity providers', () => {
       expect((await api.memberRow(local.id)).idptwoId).toBeNull();
     });
 
-    it('rejects a provider one token (other issuer, audience and keys)', async () => {
+    test('rejects a provider one token (other issuer, audience and keys)', async ({ api }) => {
       const response = await api.two(await tokenOne({}));
       expect(response.statusCode).toBe(401);
       expect(response.json().code).toBe('INVALID_ID_TOKEN');
@@ -412,7 +414,7 @@ describe('sign-in with identity providers', () => {
       ],
     ];
 
-    it.each(cases)('answers 401 INVALID_ID_TOKEN for %s and creates nothing', async (_label, makeToken) => {
+    test.for(cases)('answers 401 INVALID_ID_TOKEN for %s and creates nothing', async ([_label, makeToken], { api }) => {
       const subject = randomUUID();
       const before = await api.memberCount();
       const response = await api.one(await makeToken(subject));
@@ -422,7 +424,7 @@ describe('sign-in with identity providers', () => {
       expect(await api.memberCount()).toBe(before);
     });
 
-    it('answers 401 INVALID_ID_TOKEN for an expired provider two token', async () => {
+    test('answers 401 INVALID_ID_TOKEN for an expired provider two token', async ({ api }) => {
       const response = await api.two(await tokenTwo({}, { expiresIn: -120 }));
       expect(response.statusCode).toBe(401);
       expect(response.json().code).toBe('INVALID_ID_TOKEN');
@@ -430,7 +432,7 @@ describe('sign-in with identity providers', () => {
   });
 
   describe('suspended members', () => {
-    it('answers 403 ACCOUNT_SUSPENDED and opens no session', async () => {
+    test('answers 403 ACCOUNT_SUSPENDED and opens no session', async ({ app, api }) => {
       const subject = randomUUID();
       const suspended = await api.insertMember({
         email: null,
@@ -441,13 +443,13 @@ describe('sign-in with identity providers', () => {
       const response = await api.one(await tokenOne({}, { subject }));
       expect(response.statusCode).toBe(403);
       expect(response.json().code).toBe('ACCOUNT_SUSPENDED');
-      const sessions = await app.current.db.select().from(authSession).where(eq(authSession.memberId, suspended.id));
+      const sessions = await app.db.select().from(authSession).where(eq(authSession.memberId, suspended.id));
       expect(sessions).toHaveLength(0);
     });
   });
 
   describe('failure limit', () => {
-    it('answers 429 after 10 rejected tokens from one IP within the window; other IPs pass', async () => {
+    test('answers 429 after 10 rejected tokens from one IP within the window; other IPs pass', async ({ api }) => {
       const ip = '203.0.113.7';
       for (let attempt = 0; attempt < 10; attempt += 1) {
         expect((await api.one('garbage', ip)).statusCode).toBe(401);
@@ -459,7 +461,7 @@ describe('sign-in with identity providers', () => {
       expect((await api.one(await tokenOne({}), '203.0.113.8')).statusCode).toBe(200);
     });
 
-    it('clears the count on a successful sign-in', async () => {
+    test('clears the count on a successful sign-in', async ({ api }) => {
       const ip = '203.0.113.9';
       for (let attempt = 0; attempt < 9; attempt += 1) await api.one('garbage', ip);
       expect((await api.two(await tokenTwo({}), undefined, ip)).statusCode).toBe(200);
@@ -469,7 +471,7 @@ describe('sign-in with identity providers', () => {
   });
 
   // Last in this block: counts every key set fetch the block caused.
-  it('fetches each key set once across many sign-ins', async () => {
+  test('fetches each key set once across many sign-ins', async ({ api }) => {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       expect((await api.one(await tokenOne({}))).statusCode).toBe(200);
       expect((await api.two(await tokenTwo({}))).statusCode).toBe(200);
@@ -480,48 +482,51 @@ describe('sign-in with identity providers', () => {
   });
 });
 
+const unconfiguredTest = providerTest({});
+
 describe('providers not configured', () => {
   // A half-configured provider does not start at all (see env.test.ts); none configured answers 503.
-  const app = useProviderApp({});
-  const api = client(app);
+  const test = unconfiguredTest;
 
-  it('answers 503 PROVIDER_NOT_CONFIGURED for provider one', async () => {
+  test('answers 503 PROVIDER_NOT_CONFIGURED for provider one', async ({ api }) => {
     const response = await api.one(await tokenOne({}));
     expect(response.statusCode).toBe(503);
     expect(response.json().code).toBe('PROVIDER_NOT_CONFIGURED');
   });
 
-  it('answers 503 PROVIDER_NOT_CONFIGURED for provider two', async () => {
+  test('answers 503 PROVIDER_NOT_CONFIGURED for provider two', async ({ api }) => {
     const response = await api.two(await tokenTwo({}));
     expect(response.statusCode).toBe(503);
     expect(response.json().code).toBe('PROVIDER_NOT_CONFIGURED');
   });
 
-  it('returns a null client id', async () => {
+  test('returns a null client id', async ({ api }) => {
     const response = await api.clientId();
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ clientId: null });
   });
 });
 
-describe('provider key set unreachable', () => {
-  const app = useProviderApp({ ...fullEnv, IDPONE_JWKS_URL: `${provider.url}/down/jwks` });
-  const api = client(app);
+const unreachableTest = providerTest({ ...fullEnv, IDPONE_JWKS_URL: `${provider.url}/down/jwks` });
 
-  it('answers 503 PROVIDER_UNAVAILABLE, not a token rejection', async () => {
+describe('provider key set unreachable', () => {
+  const test = unreachableTest;
+
+  test('answers 503 PROVIDER_UNAVAILABLE, not a token rejection', async ({ api }) => {
     const response = await api.one(await tokenOne({}));
     expect(response.statusCode).toBe(503);
     expect(response.json().code).toBe('PROVIDER_UNAVAILABLE');
   });
 });
 
-describe('LOCAL accounts first when several accounts hold the e-mail', () => {
-  const app = useProviderApp(fullEnv);
-  const api = client(app);
+const localFirstTest = providerTest(fullEnv);
 
-  it('links the LOCAL account, not an older provider account with the same e-mail', async () => {
+describe('LOCAL accounts first when several accounts hold the e-mail', () => {
+  const test = localFirstTest;
+
+  test('links the LOCAL account, not an older provider account with the same e-mail', async ({ app, api }) => {
     // Only reachable without the case-insensitive unique index (e.g. data from before it existed).
-    await app.current.db.execute(sql`drop index member_email_lower_uq`);
+    await app.db.execute(sql`drop index member_email_lower_uq`);
     const email = uniqueEmail('shared');
     const older = await api.insertMember({ email, provider: 'IDPTWO', idptwoId: randomUUID() });
     const local = await api.insertMember({ email: email.toUpperCase(), provider: 'LOCAL' });
@@ -534,16 +539,19 @@ describe('LOCAL accounts first when several accounts hold the e-mail', () => {
   });
 });
 
-describe('pre-registration takeover', () => {
-  const app = useProviderApp(fullEnv);
-  const api = client(app);
+const takeoverTest = providerTest(fullEnv);
 
-  it("ends the squatter's password and sessions when the real owner signs in with a provider", async () => {
+describe('pre-registration takeover', () => {
+  const test = takeoverTest;
+
+  test("ends the squatter's password and sessions when the real owner signs in with a provider", async ({
+    app,
+    api,
+  }) => {
     const victimEmail = uniqueEmail('victim');
     // The attacker registers the victim's address first (sign-up never proves the e-mail) and logs in.
-    const squatter = await signUpAndLogIn(app.current, { email: victimEmail, password: 'squatter pass phrase' });
-    const squatterProfile = () =>
-      app.current.inject({ method: 'GET', url: '/api/auth/profile', headers: squatter.headers });
+    const squatter = await signUpAndLogIn(app, { email: victimEmail, password: 'squatter pass phrase' });
+    const squatterProfile = () => app.inject({ method: 'GET', url: '/api/auth/profile', headers: squatter.headers });
     expect((await squatterProfile()).statusCode).toBe(200);
 
     // The owner signs in with provider one, which vouches for the address: it links into that account.
@@ -552,7 +560,7 @@ describe('pre-registration takeover', () => {
     expect(owner.json().member.id).toBe(squatter.member.id);
 
     expect((await squatterProfile()).statusCode).toBe(401);
-    const squatterLogin = await app.current.inject({
+    const squatterLogin = await app.inject({
       method: 'POST',
       url: '/api/auth/login',
       payload: { email: victimEmail, password: 'squatter pass phrase' },
@@ -560,7 +568,7 @@ describe('pre-registration takeover', () => {
     expect(squatterLogin.statusCode).toBe(401);
     const row = await api.memberRow(squatter.member.id);
     expect(row).toMatchObject({ emailVerified: true, passwordHash: null });
-    const ownerProfile = await app.current.inject({
+    const ownerProfile = await app.inject({
       method: 'GET',
       url: '/api/auth/profile',
       headers: { authorization: `Bearer ${owner.json().token}` },
@@ -568,12 +576,12 @@ describe('pre-registration takeover', () => {
     expect(ownerProfile.statusCode).toBe(200);
   });
 
-  it('keeps the password of an account whose e-mail was already proven', async () => {
+  test('keeps the password of an account whose e-mail was already proven', async ({ app, api }) => {
     const email = uniqueEmail('proven');
-    const existing = await signUpAndLogIn(app.current, { email, password: 'proven pass phrase' });
-    await app.current.db.update(member).set({ emailVerified: true }).where(eq(member.id, existing.member.id));
+    const existing = await signUpAndLogIn(app, { email, password: 'proven pass phrase' });
+    await app.db.update(member).set({ emailVerified: true }).where(eq(member.id, existing.member.id));
     expect((await api.one(await tokenOne({ email, email_verified: true }))).statusCode).toBe(200);
-    const login = await app.current.inject({
+    const login = await app.inject({
       method: 'POST',
       url: '/api/auth/login',
       payload: { email, password: 'proven pass phrase' },
@@ -582,36 +590,37 @@ describe('pre-registration takeover', () => {
   });
 });
 
-describe('re-authentication of provider accounts', () => {
-  const app = useProviderApp(fullEnv);
-  const api = client(app);
+const reauthTest = providerTest(fullEnv);
 
-  async function providerMember(subject: string) {
+describe('re-authentication of provider accounts', () => {
+  const test = reauthTest;
+
+  async function providerMember(api: ReturnType<typeof client>, subject: string) {
     const signIn = await api.one(await tokenOne({ email: uniqueEmail('social'), email_verified: true }, { subject }));
     return { token: signIn.json().token as string, headers: { authorization: `Bearer ${signIn.json().token}` } };
   }
-  const reauthenticate = (headers: Record<string, string>, token: string) =>
-    app.current.inject({
+  const reauthenticate = (app: FastifyInstance, headers: Record<string, string>, token: string) =>
+    app.inject({
       method: 'POST',
       url: '/api/auth/reauthenticate',
       headers,
       payload: { provider: 'IDPONE', token },
     });
 
-  it('accepts a fresh token of the linked identity and then allows withdrawal', async () => {
+  test('accepts a fresh token of the linked identity and then allows withdrawal', async ({ app, api }) => {
     const subject = randomUUID();
-    const member = await providerMember(subject);
-    const withdraw = () => app.current.inject({ method: 'DELETE', url: '/api/auth/me', headers: member.headers });
+    const member = await providerMember(api, subject);
+    const withdraw = () => app.inject({ method: 'DELETE', url: '/api/auth/me', headers: member.headers });
     expect((await withdraw()).json().code).toBe('REAUTHENTICATION_REQUIRED');
-    const passed = await reauthenticate(member.headers, await tokenOne({}, { subject }));
+    const passed = await reauthenticate(app, member.headers, await tokenOne({}, { subject }));
     expect(passed.statusCode).toBe(200);
     expect(passed.json().verified).toBe(true);
     expect((await withdraw()).statusCode).toBe(204);
   });
 
-  it("refuses another identity's token with 403 PROVIDER_MISMATCH", async () => {
-    const member = await providerMember(randomUUID());
-    const answer = await reauthenticate(member.headers, await tokenOne({}, { subject: randomUUID() }));
+  test("refuses another identity's token with 403 PROVIDER_MISMATCH", async ({ app, api }) => {
+    const member = await providerMember(api, randomUUID());
+    const answer = await reauthenticate(app, member.headers, await tokenOne({}, { subject: randomUUID() }));
     expect(answer.statusCode).toBe(403);
     expect(answer.json().code).toBe('PROVIDER_MISMATCH');
   });
