@@ -6,8 +6,9 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { loadEnv } from '../../env.js';
-import { createMemberWithSession, testEnvironment, useTestApp } from '../../test/app.js';
+import { createMemberWithSession, testEnvironment } from '../../test/app.js';
 import { signUpAndLogIn } from '../../test/auth-helpers.js';
+import { apiTest } from '../../test/fixtures.js';
 import { hashToken, sessionCacheKeys } from './session.store.js';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -175,23 +176,26 @@ describe('a change made while Redis is unreachable holds when it returns (two ap
   });
 });
 
-describe.each(redisTopologies)('a cached session never outlives its backup row (%s Redis)', (topology) => {
-  const app = useTestApp({}, { redis: topology });
+// vitest defines file-scoped fixtures at the top level only: one app per topology.
+const onTopology = new Map(redisTopologies.map((topology) => [topology, apiTest({}, { redis: topology })]));
 
-  it('expires in Redis exactly when its backup row does, and ends when the row is gone', async () => {
-    const { token } = await createMemberWithSession(app.current);
-    expect(await statusOf(app.current, '/api/auth/profile', token)).toBe(200);
+describe.each(redisTopologies)('a cached session never outlives its backup row (%s Redis)', (topology) => {
+  const test = onTopology.get(topology)!;
+
+  test('expires in Redis exactly when its backup row does, and ends when the row is gone', async ({ app }) => {
+    const { token } = await createMemberWithSession(app);
+    expect(await statusOf(app, '/api/auth/profile', token)).toBe(200);
     const tokenHash = hashToken(token);
-    const [row] = await app.current.db.select().from(authSession).where(eq(authSession.tokenHash, tokenHash));
-    const cachedFor = await app.current.redis!.pttl(sessionCacheKeys(tokenHash).session);
+    const [row] = await app.db.select().from(authSession).where(eq(authSession.tokenHash, tokenHash));
+    const cachedFor = await app.redis!.pttl(sessionCacheKeys(tokenHash).session);
     expect(Math.abs(Date.now() + cachedFor - row!.expiresAt.getTime())).toBeLessThan(2000);
 
     // The row disappears behind the cache's back (as the clean-up would); once the slide check is due,
     // the cached copy dies with it instead of living on.
-    await app.current.db.delete(authSession).where(eq(authSession.tokenHash, tokenHash));
-    await app.current.redis!.del(sessionCacheKeys(tokenHash).slideMarker);
-    expect(await statusOf(app.current, '/api/auth/profile', token)).toBe(401);
-    expect(await app.current.redis!.exists(sessionCacheKeys(tokenHash).session)).toBe(0);
+    await app.db.delete(authSession).where(eq(authSession.tokenHash, tokenHash));
+    await app.redis!.del(sessionCacheKeys(tokenHash).slideMarker);
+    expect(await statusOf(app, '/api/auth/profile', token)).toBe(401);
+    expect(await app.redis!.exists(sessionCacheKeys(tokenHash).session)).toBe(0);
   });
 });
 
@@ -219,91 +223,89 @@ function tokensOf(answers: { statusCode: number; json(): { token?: string } }[])
   return answers.filter((answer) => answer.statusCode === 200).map((answer) => answer.json().token!);
 }
 
-describe('logins racing a change see the member as of their own commit', () => {
-  // The races are under test, not load shedding: a busy test machine must not shed the change itself.
-  const app = useTestApp({ PASSWORD_HASH_MAX_QUEUED: '1000', PASSWORD_HASH_MAX_WAIT_MS: '60000' });
+// The races are under test, not load shedding: a busy test machine must not shed the change itself.
+const racesTest = apiTest({ PASSWORD_HASH_MAX_QUEUED: '1000', PASSWORD_HASH_MAX_WAIT_MS: '60000' });
 
-  it('no session survives a suspension that races 20 logins', async () => {
-    const admin = await createMemberWithSession(app.current, { role: 'ADMIN' });
-    const target = await signUpAndLogIn(app.current, { password: 'racing pass phrase 1' });
-    const addresses = await knownAddresses(app.current, target.email, target.password, 20, '10.21');
+describe('logins racing a change see the member as of their own commit', () => {
+  const test = racesTest;
+
+  test('no session survives a suspension that races 20 logins', async ({ app }) => {
+    const admin = await createMemberWithSession(app, { role: 'ADMIN' });
+    const target = await signUpAndLogIn(app, { password: 'racing pass phrase 1' });
+    const addresses = await knownAddresses(app, target.email, target.password, 20, '10.21');
     const [suspension, ...logins] = await Promise.all([
-      app.current.inject({
+      app.inject({
         method: 'PUT',
         url: `/api/admin/members/${target.member.id}/status`,
         headers: admin.headers,
         payload: { status: 'SUSPENDED' },
       }),
-      ...loginsFrom(app.current, addresses, target.email, target.password),
+      ...loginsFrom(app, addresses, target.email, target.password),
     ]);
     expect(suspension.statusCode).toBe(200);
     expect(logins.every((answer) => [200, 403].includes(answer.statusCode))).toBe(true);
-    for (const token of tokensOf(logins)) expect(await statusOf(app.current, '/api/auth/profile', token)).toBe(401);
-    expect(await app.current.db.select().from(authSession).where(eq(authSession.memberId, target.member.id))).toEqual(
-      [],
-    );
+    for (const token of tokensOf(logins)) expect(await statusOf(app, '/api/auth/profile', token)).toBe(401);
+    expect(await app.db.select().from(authSession).where(eq(authSession.memberId, target.member.id))).toEqual([]);
   });
 
-  it('no session keeps admin rights after a demotion that races 75 logins', async () => {
-    const admin = await createMemberWithSession(app.current, { role: 'ADMIN' });
-    const target = await signUpAndLogIn(app.current, { password: 'racing pass phrase 2' });
-    await app.current.db.update(member).set({ role: 'ADMIN' }).where(eq(member.id, target.member.id));
-    const addresses = await knownAddresses(app.current, target.email, target.password, 75, '10.22');
+  test('no session keeps admin rights after a demotion that races 75 logins', async ({ app }) => {
+    const admin = await createMemberWithSession(app, { role: 'ADMIN' });
+    const target = await signUpAndLogIn(app, { password: 'racing pass phrase 2' });
+    await app.db.update(member).set({ role: 'ADMIN' }).where(eq(member.id, target.member.id));
+    const addresses = await knownAddresses(app, target.email, target.password, 75, '10.22');
     const [demotion, ...logins] = await Promise.all([
-      app.current.inject({
+      app.inject({
         method: 'PUT',
         url: `/api/admin/members/${target.member.id}/role`,
         headers: admin.headers,
         payload: { role: 'USER' },
       }),
-      ...loginsFrom(app.current, addresses, target.email, target.password),
+      ...loginsFrom(app, addresses, target.email, target.password),
     ]);
     expect(demotion.statusCode).toBe(200);
     const tokens = tokensOf(logins);
     expect(tokens.length).toBeGreaterThan(0);
-    for (const token of tokens) expect(await statusOf(app.current, '/api/admin/members', token)).toBe(403);
+    for (const token of tokens) expect(await statusOf(app, '/api/admin/members', token)).toBe(403);
   });
 
-  it('no login with the old password survives a password change that races 30 of them', async () => {
-    const owner = await signUpAndLogIn(app.current, { password: 'racing pass phrase 3' });
-    const addresses = await knownAddresses(app.current, owner.email, owner.password, 30, '10.23');
+  test('no login with the old password survives a password change that races 30 of them', async ({ app }) => {
+    const owner = await signUpAndLogIn(app, { password: 'racing pass phrase 3' });
+    const addresses = await knownAddresses(app, owner.email, owner.password, 30, '10.23');
     const [change, ...logins] = await Promise.all([
-      app.current.inject({
+      app.inject({
         method: 'PUT',
         url: '/api/auth/password',
         headers: owner.headers,
         payload: { currentPassword: owner.password, newPassword: 'fresh pass phrase 4' },
       }),
-      ...loginsFrom(app.current, addresses, owner.email, owner.password),
+      ...loginsFrom(app, addresses, owner.email, owner.password),
     ]);
     expect(change.statusCode).toBe(204);
-    for (const token of tokensOf(logins)) expect(await statusOf(app.current, '/api/auth/profile', token)).toBe(401);
-    expect(await statusOf(app.current, '/api/auth/profile', owner.token)).toBe(200);
+    for (const token of tokensOf(logins)) expect(await statusOf(app, '/api/auth/profile', token)).toBe(401);
+    expect(await statusOf(app, '/api/auth/profile', owner.token)).toBe(200);
   });
 
-  it('logins racing a member delete answer 200 or 401, never 500, and leave no session', async () => {
-    const admin = await createMemberWithSession(app.current, { role: 'ADMIN' });
-    const target = await signUpAndLogIn(app.current, { password: 'racing pass phrase 5' });
-    const addresses = await knownAddresses(app.current, target.email, target.password, 20, '10.24');
+  test('logins racing a member delete answer 200 or 401, never 500, and leave no session', async ({ app }) => {
+    const admin = await createMemberWithSession(app, { role: 'ADMIN' });
+    const target = await signUpAndLogIn(app, { password: 'racing pass phrase 5' });
+    const addresses = await knownAddresses(app, target.email, target.password, 20, '10.24');
     const [deletion, ...logins] = await Promise.all([
-      app.current.inject({ method: 'DELETE', url: `/api/admin/members/${target.member.id}`, headers: admin.headers }),
-      ...loginsFrom(app.current, addresses, target.email, target.password),
+      app.inject({ method: 'DELETE', url: `/api/admin/members/${target.member.id}`, headers: admin.headers }),
+      ...loginsFrom(app, addresses, target.email, target.password),
     ]);
     expect(deletion.statusCode).toBe(204);
     expect(logins.every((answer) => [200, 401].includes(answer.statusCode))).toBe(true);
-    for (const token of tokensOf(logins)) expect(await statusOf(app.current, '/api/auth/profile', token)).toBe(401);
-    expect(await app.current.db.select().from(authSession).where(eq(authSession.memberId, target.member.id))).toEqual(
-      [],
-    );
+    for (const token of tokensOf(logins)) expect(await statusOf(app, '/api/auth/profile', token)).toBe(401);
+    expect(await app.db.select().from(authSession).where(eq(authSession.memberId, target.member.id))).toEqual([]);
   });
 
-  it('of 20 parallel password changes exactly one takes effect', async () => {
-    const owner = await signUpAndLogIn(app.current, { password: 'racing pass phrase 6' });
+  test('of 20 parallel password changes exactly one takes effect', async ({ app }) => {
+    const owner = await signUpAndLogIn(app, { password: 'racing pass phrase 6' });
     // One known address per check afterwards, so neither address nor account limits hide the answer.
-    const addresses = await knownAddresses(app.current, owner.email, owner.password, 20, '10.25');
+    const addresses = await knownAddresses(app, owner.email, owner.password, 20, '10.25');
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
-        app.current.inject({
+        app.inject({
           method: 'PUT',
           url: '/api/auth/password',
           headers: owner.headers,
@@ -317,7 +319,7 @@ describe('logins racing a change see the member as of their own commit', () => {
     // count against the gate limit of 5).
     expect(answers.every((answer) => [204, 400, 409, 429].includes(answer.statusCode))).toBe(true);
     for (const [index] of answers.entries()) {
-      const attempt = await app.current.inject({
+      const attempt = await app.inject({
         method: 'POST',
         url: '/api/auth/login',
         remoteAddress: addresses[index]!,
