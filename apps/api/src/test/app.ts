@@ -1,23 +1,7 @@
 import { type MemberPlan, type MemberRole, member } from '@nestegg/db';
-import { type AppFixtureContext, type RedisTopology, useApp } from '@nestegg/testing';
+import type { AppFixtureContext } from '@nestegg/testing';
 import type { FastifyInstance } from 'fastify';
-import { type BuildAppOptions, buildApp } from '../app.js';
-import { loadEnv } from '../env.js';
 import { uniqueEmail } from './auth-helpers.js';
-
-/**
- * The api built on this test file's own database and Redis prefix. `overrides` sets env variables
- * (pass `REDIS_URL: ''` to run without Redis).
- */
-export function useTestApp(
-  overrides: Record<string, string | undefined> = {},
-  options: BuildAppOptions & { redis?: RedisTopology } = {},
-) {
-  const { redis, ...buildOptions } = options;
-  return useApp(async (context) => buildApp(loadEnv(testEnvironment(context, overrides)), buildOptions), {
-    ...(redis ? { redis } : {}),
-  });
-}
 
 /** The environment of a test app: this file's database and Redis prefix, quiet logs, then `overrides`. */
 export function testEnvironment(
