@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, describe, expect } from 'vitest';
 import { signUpAndLogIn } from '../../test/auth-helpers.js';
+import { bodyOf, contractClient } from '../../test/client.js';
 import { apiTest } from '../../test/fixtures.js';
 import { REMEMBER_ME_TTL_SECONDS } from './session.store.js';
 
@@ -94,18 +95,17 @@ const nextIp = () => {
   return `10.1.${Math.floor(ipSequence / 250)}.${(ipSequence % 250) + 1}`;
 };
 
+const codeOf = (answer: { body: unknown }) => (answer.body as { code?: string } | undefined)?.code;
+
 function client(app: FastifyInstance) {
   return {
     one: (idToken: string, remoteAddress = nextIp()) =>
-      app.inject({ method: 'POST', url: '/api/auth/idpone', payload: { idToken }, remoteAddress }),
+      contractClient(app, { remoteAddress }).auth.idpOneLogin({ body: { idToken } }),
     two: (identityToken: string, displayName?: string, remoteAddress = nextIp()) =>
-      app.inject({
-        method: 'POST',
-        url: '/api/auth/idptwo',
-        payload: displayName === undefined ? { identityToken } : { identityToken, displayName },
-        remoteAddress,
+      contractClient(app, { remoteAddress }).auth.idpTwoLogin({
+        body: displayName === undefined ? { identityToken } : { identityToken, displayName },
       }),
-    clientId: () => app.inject({ method: 'GET', url: '/api/auth/idpone-client-id' }),
+    clientId: () => contractClient(app).auth.idpOneClientId(),
     memberRow: async (id: number) => {
       const [row] = await app.db.select().from(member).where(eq(member.id, id));
       return row!;
@@ -148,8 +148,8 @@ describe('sign-in with identity providers', () => {
           { subject },
         ),
       );
-      expect(response.statusCode, response.body).toBe(200);
-      const body = response.json();
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      const body = bodyOf(response, 200);
       expect(body.member).toMatchObject({
         email,
         displayName: 'New Person',
@@ -175,34 +175,34 @@ describe('sign-in with identity providers', () => {
       const second = await api.one(
         await tokenOne({ email: uniqueEmail('changed'), email_verified: true, name: 'Renamed' }, { subject }),
       );
-      expect(second.statusCode, second.body).toBe(200);
-      expect(second.json().member.id).toBe(first.json().member.id);
+      expect(second.status, JSON.stringify(second.body)).toBe(200);
+      expect(bodyOf(second, 200).member.id).toBe(bodyOf(first, 200).member.id);
       // The account keeps its own name and e-mail: only the picture follows the provider.
-      expect(second.json().member).toMatchObject({ displayName: 'Sub', email: first.json().member.email });
+      expect(bodyOf(second, 200).member).toMatchObject({ displayName: 'Sub', email: bodyOf(first, 200).member.email });
       expect(await api.memberCount()).toBe(before);
-      expect(second.json().token).not.toBe(first.json().token);
+      expect(bodyOf(second, 200).token).not.toBe(bodyOf(first, 200).token);
     });
 
     test('synchronizes the picture when the claim changes and keeps it when the claim is absent', async ({ api }) => {
       const subject = randomUUID();
       const claims = { email: uniqueEmail('pic'), email_verified: true, name: 'Pic' };
       const first = await api.one(await tokenOne({ ...claims, picture: 'https://pics.test/old.png' }, { subject }));
-      const id = first.json().member.id;
+      const id = bodyOf(first, 200).member.id;
 
       const changed = await api.one(await tokenOne({ ...claims, picture: 'https://pics.test/new.png' }, { subject }));
-      expect(changed.json().member.idpOnePicture).toBe('https://pics.test/new.png');
+      expect(bodyOf(changed, 200).member.idpOnePicture).toBe('https://pics.test/new.png');
       expect((await api.memberRow(id)).idponePicture).toBe('https://pics.test/new.png');
 
       const absent = await api.one(await tokenOne(claims, { subject }));
-      expect(absent.json().member.idpOnePicture).toBe('https://pics.test/new.png');
+      expect(bodyOf(absent, 200).member.idpOnePicture).toBe('https://pics.test/new.png');
     });
 
     test('ignores a picture claim that is not an http(s) URL', async ({ api }) => {
       const response = await api.one(
         await tokenOne({ email: uniqueEmail('js'), email_verified: true, picture: 'javascript:alert(1)' }),
       );
-      expect(response.statusCode).toBe(200);
-      expect(response.json().member.idpOnePicture).toBeNull();
+      expect(response.status).toBe(200);
+      expect(bodyOf(response, 200).member.idpOnePicture).toBeNull();
     });
 
     test('links an existing LOCAL account by verified e-mail (any case), keeping provider LOCAL', async ({ api }) => {
@@ -222,8 +222,8 @@ describe('sign-in with identity providers', () => {
           { subject },
         ),
       );
-      expect(response.statusCode, response.body).toBe(200);
-      expect(response.json().member).toMatchObject({
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      expect(bodyOf(response, 200).member).toMatchObject({
         id: local.id,
         provider: 'LOCAL',
         displayName: 'Local Lee',
@@ -234,7 +234,7 @@ describe('sign-in with identity providers', () => {
 
       // From now on the subject finds it.
       const again = await api.one(await tokenOne({ email: uniqueEmail('other'), email_verified: true }, { subject }));
-      expect(again.json().member.id).toBe(local.id);
+      expect(bodyOf(again, 200).member.id).toBe(local.id);
     });
 
     test.for([
@@ -249,8 +249,8 @@ describe('sign-in with identity providers', () => {
       if (verified !== undefined) claims.email_verified = verified;
 
       const response = await api.one(await tokenOne(claims));
-      expect(response.statusCode).toBe(403);
-      expect(response.json().code).toBe('EMAIL_NOT_VERIFIED');
+      expect(response.status).toBe(403);
+      expect(codeOf(response)).toBe('EMAIL_NOT_VERIFIED');
       expect((await api.memberRow(local.id)).idponeId).toBeNull();
       expect(await api.memberCount()).toBe(before);
     });
@@ -258,8 +258,8 @@ describe('sign-in with identity providers', () => {
     test('creates a member without an e-mail when an unverified e-mail belongs to nobody', async ({ api }) => {
       const email = uniqueEmail('nobody');
       const response = await api.one(await tokenOne({ email, email_verified: false }));
-      expect(response.statusCode, response.body).toBe(200);
-      const created = await api.memberRow(response.json().member.id);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      const created = await api.memberRow(bodyOf(response, 200).member.id);
       expect(created).toMatchObject({ email: null, emailVerified: false, provider: 'IDPONE' });
       // The name still comes from the e-mail's local part.
       expect(created.displayName).toBe(email.split('@')[0]);
@@ -269,8 +269,8 @@ describe('sign-in with identity providers', () => {
       const email = uniqueEmail('taken');
       const local = await api.insertMember({ email, provider: 'LOCAL', idponeId: randomUUID() });
       const response = await api.one(await tokenOne({ email, email_verified: true }));
-      expect(response.statusCode).toBe(403);
-      expect(response.json().code).toBe('ACCOUNT_LINKED_ELSEWHERE');
+      expect(response.status).toBe(403);
+      expect(codeOf(response)).toBe('ACCOUNT_LINKED_ELSEWHERE');
       expect((await api.memberRow(local.id)).idponeId).not.toBeNull();
     });
 
@@ -291,24 +291,24 @@ describe('sign-in with identity providers', () => {
       async ([_label, makeClaims, expected], { api }) => {
         const claims = makeClaims();
         const response = await api.one(await tokenOne({ ...claims, email_verified: true }));
-        expect(response.statusCode, response.body).toBe(200);
-        expect(response.json().member.displayName).toBe(expected(claims.email));
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        expect(bodyOf(response, 200).member.displayName).toBe(expected(claims.email));
       },
     );
 
     test('never splits a character when cutting the name', async ({ api }) => {
       const response = await api.one(await tokenOne({ name: `${'a'.repeat(29)}😀` }));
-      expect(response.json().member.displayName).toBe('a'.repeat(29));
+      expect(bodyOf(response, 200).member.displayName).toBe('a'.repeat(29));
     });
 
     test('accepts every configured issuer', async ({ api }) => {
       const response = await api.one(await tokenOne({}, { issuer: ISSUER_ONE_ALT }));
-      expect(response.statusCode, response.body).toBe(200);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
     });
 
     test('accepts a token that expired within the clock tolerance', async ({ api }) => {
       const response = await api.one(await tokenOne({}, { expiresIn: -10 }));
-      expect(response.statusCode, response.body).toBe(200);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
     });
 
     test('creates one member when two first sign-ins of the same subject race', async ({ app, api }) => {
@@ -317,16 +317,16 @@ describe('sign-in with identity providers', () => {
         Array.from({ length: 6 }, () => tokenOne({ email: 'race@example.test', email_verified: true }, { subject })),
       );
       const responses = await Promise.all(tokens.map((token) => api.one(token)));
-      expect(responses.map((response) => response.statusCode)).toEqual(tokens.map(() => 200));
-      expect(new Set(responses.map((response) => response.json().member.id)).size).toBe(1);
+      expect(responses.map((response) => response.status)).toEqual(tokens.map(() => 200));
+      expect(new Set(responses.map((response) => bodyOf(response, 200).member.id)).size).toBe(1);
       const rows = await app.db.select().from(member).where(eq(member.idponeId, subject));
       expect(rows).toHaveLength(1);
     });
 
     test('returns the configured client id', async ({ api }) => {
       const response = await api.clientId();
-      expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ clientId: CLIENT_ONE });
+      expect(response.status).toBe(200);
+      expect(bodyOf(response, 200)).toEqual({ clientId: CLIENT_ONE });
     });
   });
 
@@ -336,14 +336,14 @@ describe('sign-in with identity providers', () => {
       const email = uniqueEmail('two');
       const claims = { email, email_verified: 'true', picture: 'https://pics.test/two.png' };
       const response = await api.two(await tokenTwo(claims, { subject }), 'Two Person');
-      expect(response.statusCode, response.body).toBe(200);
-      expect(response.json().member).toMatchObject({
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      expect(bodyOf(response, 200).member).toMatchObject({
         displayName: 'Two Person',
         provider: 'IDPTWO',
         email,
         idpOnePicture: null,
       });
-      expect(await api.memberRow(response.json().member.id)).toMatchObject({
+      expect(await api.memberRow(bodyOf(response, 200).member.id)).toMatchObject({
         idptwoId: subject,
         idponeId: null,
         emailVerified: true,
@@ -351,8 +351,8 @@ describe('sign-in with identity providers', () => {
 
       // Later sign-ins send no name (and a different one is ignored): the account keeps its name.
       const later = await api.two(await tokenTwo(claims, { subject }), 'Other Name');
-      expect(later.json().member).toMatchObject({
-        id: response.json().member.id,
+      expect(bodyOf(later, 200).member).toMatchObject({
+        id: bodyOf(response, 200).member.id,
         displayName: 'Two Person',
         idpOnePicture: null,
       });
@@ -361,18 +361,18 @@ describe('sign-in with identity providers', () => {
     test('falls back to the e-mail local part when the body has no name', async ({ api }) => {
       const email = uniqueEmail('twoname');
       const response = await api.two(await tokenTwo({ email, email_verified: true, name: 'Claim Name' }));
-      expect(response.json().member.displayName).toBe(email.split('@')[0]);
+      expect(bodyOf(response, 200).member.displayName).toBe(email.split('@')[0]);
     });
 
     test('links by verified e-mail with idptwo_id, keeping the account provider', async ({ api }) => {
       const email = uniqueEmail('link2');
       const first = await api.one(await tokenOne({ email, email_verified: true, name: 'From One' }));
-      const id = first.json().member.id;
+      const id = bodyOf(first, 200).member.id;
       const subject = randomUUID();
 
       const response = await api.two(await tokenTwo({ email, email_verified: 'true' }, { subject }), 'Ignored');
-      expect(response.statusCode, response.body).toBe(200);
-      expect(response.json().member).toMatchObject({ id, provider: 'IDPONE', displayName: 'From One' });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      expect(bodyOf(response, 200).member).toMatchObject({ id, provider: 'IDPONE', displayName: 'From One' });
       expect((await api.memberRow(id)).idptwoId).toBe(subject);
     });
 
@@ -380,15 +380,15 @@ describe('sign-in with identity providers', () => {
       const email = uniqueEmail('unverified2');
       const local = await api.insertMember({ email, provider: 'LOCAL' });
       const response = await api.two(await tokenTwo({ email, email_verified: 'false' }));
-      expect(response.statusCode).toBe(403);
-      expect(response.json().code).toBe('EMAIL_NOT_VERIFIED');
+      expect(response.status).toBe(403);
+      expect(codeOf(response)).toBe('EMAIL_NOT_VERIFIED');
       expect((await api.memberRow(local.id)).idptwoId).toBeNull();
     });
 
     test('rejects a provider one token (other issuer, audience and keys)', async ({ api }) => {
       const response = await api.two(await tokenOne({}));
-      expect(response.statusCode).toBe(401);
-      expect(response.json().code).toBe('INVALID_ID_TOKEN');
+      expect(response.status).toBe(401);
+      expect(codeOf(response)).toBe('INVALID_ID_TOKEN');
     });
   });
 
@@ -418,16 +418,16 @@ describe('sign-in with identity providers', () => {
       const subject = randomUUID();
       const before = await api.memberCount();
       const response = await api.one(await makeToken(subject));
-      expect(response.statusCode).toBe(401);
-      expect(response.headers['content-type']).toContain('application/problem+json');
-      expect(response.json().code).toBe('INVALID_ID_TOKEN');
+      expect(response.status).toBe(401);
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+      expect(codeOf(response)).toBe('INVALID_ID_TOKEN');
       expect(await api.memberCount()).toBe(before);
     });
 
     test('answers 401 INVALID_ID_TOKEN for an expired provider two token', async ({ api }) => {
       const response = await api.two(await tokenTwo({}, { expiresIn: -120 }));
-      expect(response.statusCode).toBe(401);
-      expect(response.json().code).toBe('INVALID_ID_TOKEN');
+      expect(response.status).toBe(401);
+      expect(codeOf(response)).toBe('INVALID_ID_TOKEN');
     });
   });
 
@@ -441,8 +441,8 @@ describe('sign-in with identity providers', () => {
         status: 'SUSPENDED',
       });
       const response = await api.one(await tokenOne({}, { subject }));
-      expect(response.statusCode).toBe(403);
-      expect(response.json().code).toBe('ACCOUNT_SUSPENDED');
+      expect(response.status).toBe(403);
+      expect(codeOf(response)).toBe('ACCOUNT_SUSPENDED');
       const sessions = await app.db.select().from(authSession).where(eq(authSession.memberId, suspended.id));
       expect(sessions).toHaveLength(0);
     });
@@ -452,29 +452,29 @@ describe('sign-in with identity providers', () => {
     test('answers 429 after 10 rejected tokens from one IP within the window; other IPs pass', async ({ api }) => {
       const ip = '203.0.113.7';
       for (let attempt = 0; attempt < 10; attempt += 1) {
-        expect((await api.one('garbage', ip)).statusCode).toBe(401);
+        expect((await api.one('garbage', ip)).status).toBe(401);
       }
       const blocked = await api.one(await tokenOne({}), ip);
-      expect(blocked.statusCode).toBe(429);
-      expect(blocked.json().code).toBe('RATE_LIMITED');
-      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-      expect((await api.one(await tokenOne({}), '203.0.113.8')).statusCode).toBe(200);
+      expect(blocked.status).toBe(429);
+      expect(codeOf(blocked)).toBe('RATE_LIMITED');
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await api.one(await tokenOne({}), '203.0.113.8')).status).toBe(200);
     });
 
     test('clears the count on a successful sign-in', async ({ api }) => {
       const ip = '203.0.113.9';
       for (let attempt = 0; attempt < 9; attempt += 1) await api.one('garbage', ip);
-      expect((await api.two(await tokenTwo({}), undefined, ip)).statusCode).toBe(200);
+      expect((await api.two(await tokenTwo({}), undefined, ip)).status).toBe(200);
       for (let attempt = 0; attempt < 9; attempt += 1) await api.one('garbage', ip);
-      expect((await api.one(await tokenOne({}), ip)).statusCode).toBe(200);
+      expect((await api.one(await tokenOne({}), ip)).status).toBe(200);
     });
   });
 
   // Last in this block: counts every key set fetch the block caused.
   test('fetches each key set once across many sign-ins', async ({ api }) => {
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      expect((await api.one(await tokenOne({}))).statusCode).toBe(200);
-      expect((await api.two(await tokenTwo({}))).statusCode).toBe(200);
+      expect((await api.one(await tokenOne({}))).status).toBe(200);
+      expect((await api.two(await tokenTwo({}))).status).toBe(200);
     }
     const fetches = (path: string) => provider.requests.filter((request) => request.path === path).length;
     expect(fetches('/one/jwks')).toBe(1);
@@ -490,20 +490,20 @@ describe('providers not configured', () => {
 
   test('answers 503 PROVIDER_NOT_CONFIGURED for provider one', async ({ api }) => {
     const response = await api.one(await tokenOne({}));
-    expect(response.statusCode).toBe(503);
-    expect(response.json().code).toBe('PROVIDER_NOT_CONFIGURED');
+    expect(response.status).toBe(503);
+    expect(codeOf(response)).toBe('PROVIDER_NOT_CONFIGURED');
   });
 
   test('answers 503 PROVIDER_NOT_CONFIGURED for provider two', async ({ api }) => {
     const response = await api.two(await tokenTwo({}));
-    expect(response.statusCode).toBe(503);
-    expect(response.json().code).toBe('PROVIDER_NOT_CONFIGURED');
+    expect(response.status).toBe(503);
+    expect(codeOf(response)).toBe('PROVIDER_NOT_CONFIGURED');
   });
 
   test('returns a null client id', async ({ api }) => {
     const response = await api.clientId();
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ clientId: null });
+    expect(response.status).toBe(200);
+    expect(bodyOf(response, 200)).toEqual({ clientId: null });
   });
 });
 
@@ -514,8 +514,8 @@ describe('provider key set unreachable', () => {
 
   test('answers 503 PROVIDER_UNAVAILABLE, not a token rejection', async ({ api }) => {
     const response = await api.one(await tokenOne({}));
-    expect(response.statusCode).toBe(503);
-    expect(response.json().code).toBe('PROVIDER_UNAVAILABLE');
+    expect(response.status).toBe(503);
+    expect(codeOf(response)).toBe('PROVIDER_UNAVAILABLE');
   });
 });
 
@@ -533,8 +533,8 @@ describe('LOCAL accounts first when several accounts hold the e-mail', () => {
     expect(older.id).toBeLessThan(local.id);
 
     const response = await api.one(await tokenOne({ email, email_verified: true }));
-    expect(response.statusCode, response.body).toBe(200);
-    expect(response.json().member.id).toBe(local.id);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(bodyOf(response, 200).member.id).toBe(local.id);
     expect((await api.memberRow(older.id)).idponeId).toBeNull();
   });
 });
@@ -551,42 +551,32 @@ describe('pre-registration takeover', () => {
     const victimEmail = uniqueEmail('victim');
     // The attacker registers the victim's address first (sign-up never proves the e-mail) and logs in.
     const squatter = await signUpAndLogIn(app, { email: victimEmail, password: 'squatter pass phrase' });
-    const squatterProfile = () => app.inject({ method: 'GET', url: '/api/auth/profile', headers: squatter.headers });
-    expect((await squatterProfile()).statusCode).toBe(200);
+    const squatterProfile = () => contractClient(app, { token: squatter.token }).auth.getProfile();
+    expect((await squatterProfile()).status).toBe(200);
 
     // The owner signs in with provider one, which vouches for the address: it links into that account.
     const owner = await api.one(await tokenOne({ email: victimEmail, email_verified: true, name: 'Owner' }));
-    expect(owner.statusCode).toBe(200);
-    expect(owner.json().member.id).toBe(squatter.member.id);
+    expect(owner.status).toBe(200);
+    expect(bodyOf(owner, 200).member.id).toBe(squatter.member.id);
 
-    expect((await squatterProfile()).statusCode).toBe(401);
-    const squatterLogin = await app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: victimEmail, password: 'squatter pass phrase' },
+    expect((await squatterProfile()).status).toBe(401);
+    const squatterLogin = await contractClient(app).auth.login({
+      body: { email: victimEmail, password: 'squatter pass phrase' },
     });
-    expect(squatterLogin.statusCode).toBe(401);
+    expect(squatterLogin.status).toBe(401);
     const row = await api.memberRow(squatter.member.id);
     expect(row).toMatchObject({ emailVerified: true, passwordHash: null });
-    const ownerProfile = await app.inject({
-      method: 'GET',
-      url: '/api/auth/profile',
-      headers: { authorization: `Bearer ${owner.json().token}` },
-    });
-    expect(ownerProfile.statusCode).toBe(200);
+    const ownerProfile = await contractClient(app, { token: bodyOf(owner, 200).token }).auth.getProfile();
+    expect(ownerProfile.status).toBe(200);
   });
 
   test('keeps the password of an account whose e-mail was already proven', async ({ app, api }) => {
     const email = uniqueEmail('proven');
     const existing = await signUpAndLogIn(app, { email, password: 'proven pass phrase' });
     await app.db.update(member).set({ emailVerified: true }).where(eq(member.id, existing.member.id));
-    expect((await api.one(await tokenOne({ email, email_verified: true }))).statusCode).toBe(200);
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email, password: 'proven pass phrase' },
-    });
-    expect(login.statusCode).toBe(200);
+    expect((await api.one(await tokenOne({ email, email_verified: true }))).status).toBe(200);
+    const login = await contractClient(app).auth.login({ body: { email, password: 'proven pass phrase' } });
+    expect(login.status).toBe(200);
   });
 });
 
@@ -597,31 +587,26 @@ describe('re-authentication of provider accounts', () => {
 
   async function providerMember(api: ReturnType<typeof client>, subject: string) {
     const signIn = await api.one(await tokenOne({ email: uniqueEmail('social'), email_verified: true }, { subject }));
-    return { token: signIn.json().token as string, headers: { authorization: `Bearer ${signIn.json().token}` } };
+    return { token: bodyOf(signIn, 200).token };
   }
-  const reauthenticate = (app: FastifyInstance, headers: Record<string, string>, token: string) =>
-    app.inject({
-      method: 'POST',
-      url: '/api/auth/reauthenticate',
-      headers,
-      payload: { provider: 'IDPONE', token },
-    });
+  const reauthenticate = (app: FastifyInstance, sessionToken: string, token: string) =>
+    contractClient(app, { token: sessionToken }).auth.reauthenticate({ body: { provider: 'IDPONE', token } });
 
   test('accepts a fresh token of the linked identity and then allows withdrawal', async ({ app, api }) => {
     const subject = randomUUID();
     const member = await providerMember(api, subject);
-    const withdraw = () => app.inject({ method: 'DELETE', url: '/api/auth/me', headers: member.headers });
-    expect((await withdraw()).json().code).toBe('REAUTHENTICATION_REQUIRED');
-    const passed = await reauthenticate(app, member.headers, await tokenOne({}, { subject }));
-    expect(passed.statusCode).toBe(200);
-    expect(passed.json().verified).toBe(true);
-    expect((await withdraw()).statusCode).toBe(204);
+    const withdraw = () => contractClient(app, { token: member.token }).auth.deleteMe();
+    expect(codeOf(await withdraw())).toBe('REAUTHENTICATION_REQUIRED');
+    const passed = await reauthenticate(app, member.token, await tokenOne({}, { subject }));
+    expect(passed.status).toBe(200);
+    expect(bodyOf(passed, 200).verified).toBe(true);
+    expect((await withdraw()).status).toBe(204);
   });
 
   test("refuses another identity's token with 403 PROVIDER_MISMATCH", async ({ app, api }) => {
     const member = await providerMember(api, randomUUID());
-    const answer = await reauthenticate(app, member.headers, await tokenOne({}, { subject: randomUUID() }));
-    expect(answer.statusCode).toBe(403);
-    expect(answer.json().code).toBe('PROVIDER_MISMATCH');
+    const answer = await reauthenticate(app, member.token, await tokenOne({}, { subject: randomUUID() }));
+    expect(answer.status).toBe(403);
+    expect(codeOf(answer)).toBe('PROVIDER_MISMATCH');
   });
 });
