@@ -217,6 +217,7 @@ const FOOTER = [
   "pnpm bench --quick --profile auth.profile   # CPU profile of the api and the baseline under one row's load",
   'pnpm bench --quick --rows auth --redis cluster  # the rows on a local 3-primary Redis Cluster; prints',
   'pnpm bench --quick --rows auth.profile --telemetry  # tracing (10 % sampled) and /metrics scraped; prints',
+  'pnpm bench --quick --telemetry-cost --duration 24  # telemetry off and on side by side (profile, entries rows)',
   '```',
   '',
   'It needs PostgreSQL (a superuser: it creates and drops scratch databases) at `TEST_DATABASE_URL` and Redis at `TEST_REDIS_URL` (defaults `postgres://postgres@127.0.0.1:5432/postgres`, `redis://127.0.0.1:6379`; it uses and then deletes keys under a scratch prefix), and `redis-server` on the PATH (and `redis-cli` for `--redis cluster`). Other options: `--connections`, `--duration`, `--warmup`, `--log-level`, `--api-log <file>`, `--pool`, `--out`. Rows live in `bench/src/rows/<area>.ts`, one file per area, listed in `bench/src/rows/index.ts`.',
