@@ -4,53 +4,26 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { bodyOf } from '../../test/client.js';
 import { test } from '../../test/fixtures.js';
+import { readsOf, runPrepared } from '../../test/prepared-plan.js';
 import { clearBoard } from '../posts/board.fixture.js';
 import { pageQuery } from './report-list.js';
-
-/** One node of `explain (format json)`. */
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
 
 const SEEDED = 20_000;
 const PAGE = 20;
 /** As many members as the bench's board has authors. */
 const MEMBERS = 2_000;
 
-/** A value as an SQL literal, for `execute name(…)` (the values are the statement's own numbers). */
-const literal = (value: unknown) => (typeof value === 'string' ? `'${value.replaceAll("'", "''")}'` : String(value));
-
 /**
  * The report page prepared as the api sends it, run ten times: how often Postgres planned it for its values,
  * how often it ran the generic plan, and every table the last plan reads, with how.
  */
-async function runPrepared(app: FastifyInstance) {
+async function runReportPage(app: FastifyInstance) {
   const query = new PgDialect().sqlToQuery(pageQuery(PAGE, 0));
-  const parameters = query.params.map(literal).join(', ');
-  return app.db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`prepare report_plan_test as ${query.sql}`));
-    for (let run = 0; run < 10; run += 1) await tx.execute(sql.raw(`execute report_plan_test(${parameters})`));
-    const [counts] = await tx.execute<{ custom: number; generic: number }>(sql`
-      select custom_plans::int as custom, generic_plans::int as generic from pg_prepared_statements
-       where name = 'report_plan_test'`);
-    const [explained] = await tx.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      sql.raw(`explain (format json) execute report_plan_test(${parameters})`),
-    );
-    await tx.execute(sql.raw('deallocate report_plan_test'));
-    const walk = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(walk)];
-    const nodes = walk(explained!['QUERY PLAN'][0].Plan);
-    const bitmaps = nodes.filter((node) => node['Node Type'] === 'Bitmap Index Scan').map((node) => node['Index Name']);
-    const reads = nodes
-      .filter((node) => node['Relation Name'] !== undefined)
-      .map(
-        (node) =>
-          `${node['Node Type']} on ${node['Relation Name']}${node['Index Name'] ? ` via ${node['Index Name']}` : ''}`,
-      );
-    return { custom: counts!.custom, generic: counts!.generic, bitmaps, reads };
-  });
+  const plan = await runPrepared(app, query.sql, query.params);
+  const bitmaps = plan.nodes
+    .filter((node) => node['Node Type'] === 'Bitmap Index Scan')
+    .map((node) => node['Index Name']);
+  return { custom: plan.customPlans, generic: plan.genericPlans, bitmaps, reads: readsOf(plan.nodes) };
 }
 
 describe(`the admin's report list at ${SEEDED.toLocaleString('en-US')} posts (plans on seeded data)`, () => {
@@ -75,7 +48,7 @@ describe(`the admin's report list at ${SEEDED.toLocaleString('en-US')} posts (pl
       select id, ${free.id}, 'Comment on ' || id, case when id % 500 = 10 then 5 else 0 end from post where id % 10 = 0`);
     await app.db.execute(sql`analyze post, comment, member, report`);
 
-    const plan = await runPrepared(app);
+    const plan = await runReportPage(app);
     expect({ custom: plan.custom, generic: plan.generic }).toEqual({ custom: 5, generic: 5 });
     const flaggedIndexes = ['post_reported_idx', 'post_blocked_idx', 'comment_reported_idx', 'comment_blocked_idx'];
     expect(plan.bitmaps).toEqual(flaggedIndexes);

@@ -3,66 +3,19 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { bodyOf } from '../../test/client.js';
 import { test } from '../../test/fixtures.js';
+import { type PreparedPlan, readsOf, runPrepared } from '../../test/prepared-plan.js';
 import { addTagGroup, clearBoard } from './board.fixture.js';
 import { pageStatement, type Shape } from './post-list.js';
-
-/** One node of `explain (format json)`. */
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
 
 const SEEDED = 20_000;
 const AUTHORS = 2_000;
 const TAG = 'fx';
 
-/** A value as an SQL literal, for `execute name(…)` (the values are the test's own). */
-const literal = (value: unknown) => (typeof value === 'string' ? `'${value.replaceAll("'", "''")}'` : String(value));
-
-interface Prepared {
-  /** How often Postgres planned the statement for its values, and how often it ran the generic plan. */
-  customPlans: number;
-  genericPlans: number;
-  /** Every node of the plan it ran last. */
-  nodes: PlanNode[];
-}
-
-/**
- * The page statement of `shape` prepared as the api prepares it, run ten times with `values`: whether
- * Postgres settles on its generic plan (no planning per call) and what that plan reads.
- */
-async function runPrepared(app: FastifyInstance, shape: Shape, values: Record<string, unknown>): Promise<Prepared> {
+/** The page statement of `shape` prepared as the api prepares it, run with `values`. */
+function preparedPage(app: FastifyInstance, shape: Shape, values: Record<string, unknown>): Promise<PreparedPlan> {
   const query = pageStatement(app.db, shape).toSQL();
-  const parameters = fillPlaceholders(query.params, values).map(literal).join(', ');
-  return app.db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`prepare plan_test as ${query.sql}`));
-    for (let run = 0; run < 10; run += 1) await tx.execute(sql.raw(`execute plan_test(${parameters})`));
-    const [counts] = await tx.execute<{ custom: number; generic: number }>(sql`
-      select custom_plans::int as custom, generic_plans::int as generic from pg_prepared_statements
-       where name = 'plan_test'`);
-    const [explained] = await tx.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      sql.raw(`explain (format json) execute plan_test(${parameters})`),
-    );
-    await tx.execute(sql.raw('deallocate plan_test'));
-    const walk = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(walk)];
-    return {
-      customPlans: counts!.custom,
-      genericPlans: counts!.generic,
-      nodes: walk(explained!['QUERY PLAN'][0].Plan),
-    };
-  });
+  return runPrepared(app, query.sql, fillPlaceholders(query.params, values));
 }
-
-/** The tables a plan reads, with how (`Index Scan on post via post_pkey`). */
-const readsOf = (nodes: PlanNode[]) =>
-  nodes
-    .filter((node) => node['Relation Name'] !== undefined)
-    .map(
-      (node) =>
-        `${node['Node Type']} on ${node['Relation Name']}${node['Index Name'] ? ` via ${node['Index Name']}` : ''}`,
-    );
 
 describe(`the post list's page statement at ${SEEDED.toLocaleString('en-US')} posts (plans on seeded data)`, () => {
   test('every shape keeps one generic plan that reads the page by key: no planning per call, no scan of a table', async ({
@@ -103,7 +56,7 @@ describe(`the post list's page statement at ${SEEDED.toLocaleString('en-US')} po
       ],
     ];
     for (const [name, shape, values] of shapes) {
-      const prepared = await runPrepared(app, shape, values);
+      const prepared = await preparedPage(app, shape, values);
       expect({ name, custom: prepared.customPlans, generic: prepared.genericPlans }).toEqual({
         name,
         custom: 5,
