@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { AdminMemberPage } from '@nestegg/contract';
 import { authSession, category, member, pointHistory } from '@nestegg/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { createMemberWithSession, type TestMember } from '../../test/app.js';
+import { type ApiClient, bodyOf, contractClient, problemOf } from '../../test/client.js';
 import { PasswordHasher } from '../auth/passwords.js';
 
 const hasher = new PasswordHasher();
@@ -37,24 +39,41 @@ const cachedSession = async (app: FastifyInstance, token: string) => {
   return raw ? (JSON.parse(raw) as { plan: string; role: string }) : null;
 };
 
-const put = (app: FastifyInstance, url: string, payload: unknown, caller: TestMember | null = admin) =>
-  app.inject({ method: 'PUT', url, payload: payload as object, headers: caller?.headers ?? {} });
+/** The typed client of a member (their token), or of an anonymous caller. */
+const apiOf = (app: FastifyInstance, caller: TestMember | null = admin) =>
+  contractClient(app, caller ? { token: caller.token } : {});
 
 describe('guards on the member routes', () => {
-  const routes = (targetId: number) => [
-    { method: 'GET' as const, url: '/api/admin/members' },
-    { method: 'PUT' as const, url: `/api/admin/members/${targetId}/plan`, payload: { plan: 'PREMIUM' } },
-    { method: 'PUT' as const, url: `/api/admin/members/${targetId}/role`, payload: { role: 'ADMIN' } },
-    { method: 'PUT' as const, url: `/api/admin/members/${targetId}/status`, payload: { status: 'SUSPENDED' } },
-    { method: 'DELETE' as const, url: `/api/admin/members/${targetId}` },
-  ];
+  type Answer = { status: number; body: unknown };
+  const routes = (targetId: number) => {
+    const params = { id: targetId };
+    return [
+      { route: 'GET /api/admin/members', call: (api: ApiClient): Promise<Answer> => api.admin.listMembers() },
+      {
+        route: `PUT /api/admin/members/${targetId}/plan`,
+        call: (api: ApiClient): Promise<Answer> => api.admin.setMemberPlan({ params, body: { plan: 'PREMIUM' } }),
+      },
+      {
+        route: `PUT /api/admin/members/${targetId}/role`,
+        call: (api: ApiClient): Promise<Answer> => api.admin.setMemberRole({ params, body: { role: 'ADMIN' } }),
+      },
+      {
+        route: `PUT /api/admin/members/${targetId}/status`,
+        call: (api: ApiClient): Promise<Answer> => api.admin.setMemberStatus({ params, body: { status: 'SUSPENDED' } }),
+      },
+      {
+        route: `DELETE /api/admin/members/${targetId}`,
+        call: (api: ApiClient): Promise<Answer> => api.admin.deleteMember({ params }),
+      },
+    ];
+  };
 
   test('anonymous callers get 401 and nothing changes', async ({ app }) => {
     const target = await createMemberWithSession(app);
-    for (const route of routes(target.id)) {
-      const response = await app.inject(route);
-      expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
-      expect(response.json().code).toBe('UNAUTHENTICATED');
+    for (const { route, call } of routes(target.id)) {
+      const response = await call(apiOf(app, null));
+      expect(response.status, route).toBe(401);
+      expect(response.body).toMatchObject({ code: 'UNAUTHENTICATED' });
     }
     expect(await memberRow(app, target.id)).toMatchObject({ plan: 'FREE', role: 'USER', status: 'ACTIVE' });
   });
@@ -64,15 +83,15 @@ describe('guards on the member routes', () => {
     async (plan, { app }) => {
       const caller = plan === 'FREE' ? free : premium;
       const target = await createMemberWithSession(app);
-      for (const route of routes(target.id)) {
-        const response = await app.inject({ ...route, headers: caller.headers });
-        expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
-        expect(response.json().code).toBe('ADMIN_REQUIRED');
+      for (const { route, call } of routes(target.id)) {
+        const response = await call(apiOf(app, caller));
+        expect(response.status, route).toBe(403);
+        expect(response.body).toMatchObject({ code: 'ADMIN_REQUIRED' });
       }
       // Not even on themselves: a member cannot grant themselves a plan or the ADMIN role.
-      for (const route of routes(caller.id)) {
-        const response = await app.inject({ ...route, headers: caller.headers });
-        expect(response.statusCode).toBe(403);
+      for (const { call } of routes(caller.id)) {
+        const response = await call(apiOf(app, caller));
+        expect(response.status).toBe(403);
       }
       expect(await memberRow(app, target.id)).toMatchObject({ plan: 'FREE', role: 'USER', status: 'ACTIVE' });
       expect(await memberRow(app, caller.id)).toMatchObject({ plan, role: 'USER', status: 'ACTIVE' });
@@ -82,8 +101,8 @@ describe('guards on the member routes', () => {
   test('admins get 2xx on every member route', async ({ app }) => {
     const target = await createMemberWithSession(app);
     const statuses: number[] = [];
-    for (const route of routes(target.id)) {
-      statuses.push((await app.inject({ ...route, headers: admin.headers })).statusCode);
+    for (const { call } of routes(target.id)) {
+      statuses.push((await call(apiOf(app))).status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 204]);
   });
@@ -108,28 +127,25 @@ describe('GET /api/admin/members', () => {
     await app.db.update(member).set({ profileImage: 'data:image/png;base64,AAAA' }).where(eq(member.id, alice.id));
   });
 
-  const list = (app: FastifyInstance, query: string) =>
-    app.inject({ method: 'GET', url: `/api/admin/members${query}`, headers: admin.headers });
+  type ListQuery = NonNullable<Parameters<ApiClient['admin']['listMembers']>[0]>['query'];
+  const list = (app: FastifyInstance, query: ListQuery) => apiOf(app).admin.listMembers({ query });
+  const idsOf = (page: { items: { id: number }[] }) => page.items.map((item) => item.id);
 
   test('pages newest first with the total, without profileImage', async ({ app }) => {
     const total = (await app.db.select().from(member)).length;
-    const first = await list(app, '?size=2');
-    expect(first.statusCode).toBe(200);
-    const body = first.json();
+    const body = bodyOf(await list(app, { size: 2 }), 200);
     expect(body).toMatchObject({ page: 1, size: 2, total });
     expect(body.items).toHaveLength(2);
-    const ids = body.items.map((item: { id: number }) => item.id);
+    const ids = idsOf(body);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
 
-    const second = (await list(app, '?size=2&page=2')).json();
-    expect(second.items[0].id).toBeLessThan(ids[1]);
+    const second = bodyOf(await list(app, { size: 2, page: 2 }), 200);
+    expect(second.items[0]!.id).toBeLessThan(ids[1]!);
 
-    const all = (await list(app, '?size=100')).json();
-    expect(all.items.map((item: { id: number }) => item.id)).toEqual(
-      [...all.items.map((item: { id: number }) => item.id)].sort((a: number, b: number) => b - a),
-    );
+    const all = bodyOf(await list(app, { size: 100 }), 200);
+    expect(idsOf(all)).toEqual([...idsOf(all)].sort((a, b) => b - a));
     for (const item of all.items) expect(item).not.toHaveProperty('profileImage');
-    const aliceItem = all.items.find((item: { id: number }) => item.id === alice.id);
+    const aliceItem = all.items.find((item) => item.id === alice.id);
     expect(aliceItem).toMatchObject({
       id: alice.id,
       email: alice.email,
@@ -144,85 +160,81 @@ describe('GET /api/admin/members', () => {
       points: 0,
       idpOnePicture: null,
     });
-    expect(Object.keys(aliceItem).sort()).not.toContain('profileImage');
+    expect(Object.keys(aliceItem!).sort()).not.toContain('profileImage');
   });
 
   test('answers an empty page past the end with the real total; offset pages stop at 10,000 rows', async ({ app }) => {
-    const body = (await list(app, '?page=100&size=100')).json();
+    const body = bodyOf(await list(app, { page: 100, size: 100 }), 200);
     expect(body.items).toEqual([]);
     expect(body.total).toBeGreaterThan(0);
     expect(body.nextCursor).toBeNull();
-    const deep = await list(app, '?page=101&size=100');
-    expect(deep.statusCode).toBe(400);
-    expect(deep.json().code).toBe('OFFSET_TOO_DEEP');
+    problemOf(await list(app, { page: 101, size: 100 }), 400, 'OFFSET_TOO_DEEP');
   });
 
   test('pages by cursor to the end, the same rows as the offset pages, with the total on every page', async ({
     app,
   }) => {
     const total = (await app.db.select().from(member)).length;
-    const everyone = (await list(app, '?size=100')).json().items.map((item: { id: number }) => item.id);
+    const everyone = idsOf(bodyOf(await list(app, { size: 100 }), 200));
     const walked: number[] = [];
     let cursor: string | null = null;
     do {
-      const query: string = cursor === null ? '?size=2' : `?size=2&cursor=${cursor}&page=7`;
-      const body = (await list(app, query)).json();
+      const query: ListQuery = cursor === null ? { size: 2 } : { size: 2, cursor, page: 7 };
+      const body: AdminMemberPage = bodyOf(await list(app, query), 200);
       expect(body).toMatchObject({ page: 1, size: 2, total, totalIsLowerBound: false });
-      walked.push(...body.items.map((item: { id: number }) => item.id));
+      walked.push(...idsOf(body));
       cursor = body.nextCursor;
     } while (cursor !== null);
     expect(walked).toEqual(everyone);
-    expect((await list(app, '?cursor=bm90LWEtY3Vyc29y')).json().code).toBe('CURSOR_INVALID');
+    expect((await list(app, { cursor: 'bm90LWEtY3Vyc29y' })).body).toMatchObject({ code: 'CURSOR_INVALID' });
   });
 
   test('keeps the unfiltered total in step with sign-ups and deletions (the maintained count)', async ({ app }) => {
-    const before = (await list(app, '?size=1')).json().total;
+    const totalOf = async () => bodyOf(await list(app, { size: 1 }), 200).total;
+    const before = await totalOf();
     const added = await createMemberWithSession(app, { plan: 'FREE' });
-    expect((await list(app, '?size=1')).json().total).toBe(before + 1);
-    expect(
-      (await app.inject({ method: 'DELETE', url: `/api/admin/members/${added.id}`, headers: admin.headers }))
-        .statusCode,
-    ).toBe(204);
-    expect((await list(app, '?size=1')).json().total).toBe(before);
+    expect(await totalOf()).toBe(before + 1);
+    expect((await apiOf(app).admin.deleteMember({ params: { id: added.id } })).status).toBe(204);
+    expect(await totalOf()).toBe(before);
     expect(before).toBe((await app.db.select().from(member)).length);
   });
 
   test('searches e-mail and display name case-insensitively', async ({ app }) => {
-    const byMarker = (await list(app, `?q=${marker.toUpperCase()}`)).json();
-    expect(byMarker.items.map((item: { id: number }) => item.id)).toEqual([carol.id, bob.id, alice.id]);
+    const byMarker = bodyOf(await list(app, { q: marker.toUpperCase() }), 200);
+    expect(idsOf(byMarker)).toEqual([carol.id, bob.id, alice.id]);
     expect(byMarker.total).toBe(3);
 
-    const byName = (await list(app, `?q=${encodeURIComponent(`bob ${marker}`)}`)).json();
-    expect(byName.items.map((item: { id: number }) => item.id)).toEqual([bob.id]);
+    const byName = bodyOf(await list(app, { q: `bob ${marker}` }), 200);
+    expect(idsOf(byName)).toEqual([bob.id]);
 
-    const byEmail = (await list(app, `?q=ALICE.${marker}`)).json();
-    expect(byEmail.items.map((item: { id: number }) => item.id)).toEqual([alice.id]);
+    const byEmail = bodyOf(await list(app, { q: `ALICE.${marker}` }), 200);
+    expect(idsOf(byEmail)).toEqual([alice.id]);
 
-    const paged = (await list(app, `?q=${marker}&size=1&page=2`)).json();
+    const paged = bodyOf(await list(app, { q: marker, size: 1, page: 2 }), 200);
     expect(paged).toMatchObject({ page: 2, size: 1, total: 3 });
-    expect(paged.items.map((item: { id: number }) => item.id)).toEqual([bob.id]);
+    expect(idsOf(paged)).toEqual([bob.id]);
   });
 
   test('matches % and _ literally', async ({ app }) => {
-    const percent = (await list(app, `?q=${encodeURIComponent(`${marker}%`)}`)).json();
-    expect(percent.items.map((item: { id: number }) => item.id)).toEqual([carol.id]);
-    const underscore = (await list(app, `?q=${encodeURIComponent(`_${marker}`)}`)).json();
-    expect(underscore.items.map((item: { id: number }) => item.id)).toEqual([carol.id]);
-    const onlyWildcards = (await list(app, `?q=${encodeURIComponent('%_%')}`)).json();
+    const percent = bodyOf(await list(app, { q: `${marker}%` }), 200);
+    expect(idsOf(percent)).toEqual([carol.id]);
+    const underscore = bodyOf(await list(app, { q: `_${marker}` }), 200);
+    expect(idsOf(underscore)).toEqual([carol.id]);
+    const onlyWildcards = bodyOf(await list(app, { q: '%_%' }), 200);
     expect(onlyWildcards.total).toBe(0);
     expect(likeContains('a%b_c\\d')).toBe('%a\\%b\\_c\\\\d%');
   });
 
   test('treats a blank q as no filter', async ({ app }) => {
     const total = (await app.db.select().from(member)).length;
-    expect((await list(app, '?q=%20%20')).json().total).toBe(total);
+    expect(bodyOf(await list(app, { q: '  ' }), 200).total).toBe(total);
   });
 
   test('rejects bad paging with 400', async ({ app }) => {
-    for (const query of ['?page=0', '?size=0', '?size=101', '?page=abc', `?q=${'x'.repeat(101)}`]) {
+    for (const query of [{ page: 0 }, { size: 0 }, { size: 101 }, { page: 'abc' as never }, { q: 'x'.repeat(101) }]) {
       const response = await list(app, query);
-      expect(response.statusCode, query).toBe(400);
-      expect(response.json().code).toBe('VALIDATION_FAILED');
+      expect(response.status, JSON.stringify(query)).toBe(400);
+      expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED' });
     }
   });
 });
@@ -239,16 +251,16 @@ describe('PUT /api/admin/members/:id/plan', () => {
     expect((await app.services.sessions.resolve(target.token))?.plan).toBe('FREE');
     expect((await cachedSession(app, target.token))?.plan).toBe('FREE');
 
-    const response = await put(app, `/api/admin/members/${target.id}/plan`, { plan: 'PREMIUM' });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({
+    const response = await apiOf(app).admin.setMemberPlan({ params: { id: target.id }, body: { plan: 'PREMIUM' } });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
       id: target.id,
       plan: 'PREMIUM',
       planExpiresAt: null,
       planProduct: null,
       planAutoRenew: false,
     });
-    expect(response.json()).not.toHaveProperty('profileImage');
+    expect(response.body).not.toHaveProperty('profileImage');
     expect(await memberRow(app, target.id)).toMatchObject({
       plan: 'PREMIUM',
       planExpiresAt: null,
@@ -270,8 +282,8 @@ describe('PUT /api/admin/members/:id/plan', () => {
       .where(eq(member.id, target.id));
     await app.services.sessions.resolve(target.token);
 
-    const response = await put(app, `/api/admin/members/${target.id}/plan`, { plan: 'FREE' });
-    expect(response.statusCode).toBe(200);
+    const response = await apiOf(app).admin.setMemberPlan({ params: { id: target.id }, body: { plan: 'FREE' } });
+    expect(response.status).toBe(200);
     expect(await memberRow(app, target.id)).toMatchObject({
       plan: 'FREE',
       planExpiresAt: null,
@@ -283,15 +295,15 @@ describe('PUT /api/admin/members/:id/plan', () => {
 
   test('rejects an unknown plan, a bad id and a missing body with 400', async ({ app }) => {
     const target = await createMemberWithSession(app);
-    for (const [url, payload] of [
-      [`/api/admin/members/${target.id}/plan`, { plan: 'GOLD' }],
-      [`/api/admin/members/${target.id}/plan`, {}],
-      ['/api/admin/members/abc/plan', { plan: 'PREMIUM' }],
-      ['/api/admin/members/0/plan', { plan: 'PREMIUM' }],
+    for (const [id, body] of [
+      [target.id, { plan: 'GOLD' }],
+      [target.id, {}],
+      ['abc', { plan: 'PREMIUM' }],
+      ['0', { plan: 'PREMIUM' }], // as text: the client leaves a numeric 0 out of the path
     ] as const) {
-      const response = await put(app, url, payload);
-      expect(response.statusCode, `${url} ${JSON.stringify(payload)}`).toBe(400);
-      expect(response.json().code).toBe('VALIDATION_FAILED');
+      const response = await apiOf(app).admin.setMemberPlan({ params: { id: id as never }, body: body as never });
+      expect(response.status, `${id} ${JSON.stringify(body)}`).toBe(400);
+      expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED' });
     }
     expect((await memberRow(app, target.id))?.plan).toBe('FREE');
   });
@@ -300,25 +312,30 @@ describe('PUT /api/admin/members/:id/plan', () => {
 describe('PUT /api/admin/members/:id/role', () => {
   test('promotes and demotes, and the live session follows at once', async ({ app }) => {
     const target = await createMemberWithSession(app);
-    const listAs = () => app.inject({ method: 'GET', url: '/api/admin/members', headers: target.headers });
-    expect((await listAs()).statusCode).toBe(403);
+    const listAs = async () => (await apiOf(app, target).admin.listMembers()).status;
+    const setRole = (role: 'ADMIN' | 'USER') =>
+      apiOf(app).admin.setMemberRole({ params: { id: target.id }, body: { role } });
+    expect(await listAs()).toBe(403);
 
-    const promoted = await put(app, `/api/admin/members/${target.id}/role`, { role: 'ADMIN' });
-    expect(promoted.statusCode).toBe(200);
-    expect(promoted.json()).toMatchObject({ id: target.id, role: 'ADMIN' });
+    const promoted = await setRole('ADMIN');
+    expect(promoted.status).toBe(200);
+    expect(promoted.body).toMatchObject({ id: target.id, role: 'ADMIN' });
     expect((await app.services.sessions.resolve(target.token))?.role).toBe('ADMIN');
-    expect((await listAs()).statusCode).toBe(200);
+    expect(await listAs()).toBe(200);
 
-    const demoted = await put(app, `/api/admin/members/${target.id}/role`, { role: 'USER' });
-    expect(demoted.json()).toMatchObject({ role: 'USER' });
-    expect((await listAs()).statusCode).toBe(403);
+    const demoted = await setRole('USER');
+    expect(demoted.body).toMatchObject({ role: 'USER' });
+    expect(await listAs()).toBe(403);
     expect((await memberRow(app, target.id))?.role).toBe('USER');
   });
 
   test('rejects an unknown role with 400', async ({ app }) => {
     const target = await createMemberWithSession(app);
-    const response = await put(app, `/api/admin/members/${target.id}/role`, { role: 'ROOT' });
-    expect(response.statusCode).toBe(400);
+    const response = await apiOf(app).admin.setMemberRole({
+      params: { id: target.id },
+      body: { role: 'ROOT' as never },
+    });
+    expect(response.status).toBe(400);
   });
 });
 
@@ -330,27 +347,25 @@ describe('PUT /api/admin/members/:id/status', () => {
     await app.db.insert(category).values({ memberId: target.id, name: 'Food', type: 'EXPENSE' });
     expect(await app.services.sessions.resolve(target.token)).not.toBeNull();
 
-    const response = await put(app, `/api/admin/members/${target.id}/status`, { status: 'SUSPENDED' });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ id: target.id, status: 'SUSPENDED' });
+    const setStatus = (status: 'ACTIVE' | 'SUSPENDED') =>
+      apiOf(app).admin.setMemberStatus({ params: { id: target.id }, body: { status } });
+    const response = await setStatus('SUSPENDED');
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ id: target.id, status: 'SUSPENDED' });
 
     expect(await app.services.sessions.resolve(target.token)).toBeNull();
     expect(await app.services.sessions.resolve(second.token)).toBeNull();
     expect(await cachedSession(app, target.token)).toBeNull();
     expect(await sessionRows(app, target.id)).toEqual([]);
-    const revoked = await app.inject({
-      method: 'GET',
-      url: '/api/admin/members',
-      headers: target.headers,
-    });
-    expect(revoked.statusCode).toBe(401);
+    const revoked = await apiOf(app, target).admin.listMembers();
+    expect(revoked.status).toBe(401);
 
     expect((await memberRow(app, target.id))?.status).toBe('SUSPENDED');
     expect(await app.db.select().from(pointHistory).where(eq(pointHistory.memberId, target.id))).toHaveLength(1);
     expect(await app.db.select().from(category).where(eq(category.memberId, target.id))).toHaveLength(1);
 
-    const reactivated = await put(app, `/api/admin/members/${target.id}/status`, { status: 'ACTIVE' });
-    expect(reactivated.statusCode).toBe(200);
+    const reactivated = await setStatus('ACTIVE');
+    expect(reactivated.status).toBe(200);
     expect((await memberRow(app, target.id))?.status).toBe('ACTIVE');
   });
 
@@ -360,27 +375,26 @@ describe('PUT /api/admin/members/:id/status', () => {
       .update(member)
       .set({ passwordHash: await hasher.hash('correct horse') })
       .where(eq(member.id, target.id));
-    const login = () =>
-      app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { email: target.email, password: 'correct horse' },
-      });
-    expect((await login()).statusCode).toBe(200);
+    const login = () => apiOf(app, null).auth.login({ body: { email: target.email, password: 'correct horse' } });
+    const setStatus = (status: 'ACTIVE' | 'SUSPENDED') =>
+      apiOf(app).admin.setMemberStatus({ params: { id: target.id }, body: { status } });
+    expect((await login()).status).toBe(200);
 
-    await put(app, `/api/admin/members/${target.id}/status`, { status: 'SUSPENDED' });
-    const refused = await login();
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json().code).toBe('ACCOUNT_SUSPENDED');
+    await setStatus('SUSPENDED');
+    problemOf(await login(), 403, 'ACCOUNT_SUSPENDED');
     expect(await sessionRows(app, target.id)).toEqual([]);
 
-    await put(app, `/api/admin/members/${target.id}/status`, { status: 'ACTIVE' });
-    expect((await login()).statusCode).toBe(200);
+    await setStatus('ACTIVE');
+    expect((await login()).status).toBe(200);
   });
 
   test('rejects an unknown status with 400', async ({ app }) => {
     const target = await createMemberWithSession(app);
-    expect((await put(app, `/api/admin/members/${target.id}/status`, { status: 'BANNED' })).statusCode).toBe(400);
+    const response = await apiOf(app).admin.setMemberStatus({
+      params: { id: target.id },
+      body: { status: 'BANNED' as never },
+    });
+    expect(response.status).toBe(400);
   });
 });
 
@@ -391,24 +405,15 @@ describe('DELETE /api/admin/members/:id', () => {
     await app.db.insert(category).values({ memberId: target.id, name: 'Food', type: 'EXPENSE' });
     await app.services.sessions.resolve(target.token);
 
-    const response = await app.inject({
-      method: 'DELETE',
-      url: `/api/admin/members/${target.id}`,
-      headers: admin.headers,
-    });
-    expect(response.statusCode).toBe(204);
-    expect(response.body).toBe('');
+    const remove = () => apiOf(app).admin.deleteMember({ params: { id: target.id } });
+    const response = await remove();
+    expect(response.status).toBe(204);
+    expect(response.body).toBeUndefined(); // the client's reading of an empty body
     expect(await memberRow(app, target.id)).toBeUndefined();
     expect(await app.db.select().from(category).where(eq(category.memberId, target.id))).toEqual([]);
     expect(await app.services.sessions.resolve(target.token)).toBeNull();
 
-    const again = await app.inject({
-      method: 'DELETE',
-      url: `/api/admin/members/${target.id}`,
-      headers: admin.headers,
-    });
-    expect(again.statusCode).toBe(404);
-    expect(again.json().code).toBe('NOT_FOUND');
+    problemOf(await remove(), 404, 'NOT_FOUND');
   });
 });
 
@@ -416,38 +421,36 @@ describe('unknown members and the admin themselves', () => {
   const unknownId = 2_000_000_000;
 
   test('answers 404 for an unknown id on every member operation', async ({ app }) => {
+    const api = apiOf(app);
+    const params = { id: unknownId };
     const requests = [
-      put(app, `/api/admin/members/${unknownId}/plan`, { plan: 'PREMIUM' }),
-      put(app, `/api/admin/members/${unknownId}/role`, { role: 'ADMIN' }),
-      put(app, `/api/admin/members/${unknownId}/status`, { status: 'SUSPENDED' }),
-      app.inject({ method: 'DELETE', url: `/api/admin/members/${unknownId}`, headers: admin.headers }),
+      api.admin.setMemberPlan({ params, body: { plan: 'PREMIUM' } }),
+      api.admin.setMemberRole({ params, body: { role: 'ADMIN' } }),
+      api.admin.setMemberStatus({ params, body: { status: 'SUSPENDED' } }),
+      api.admin.deleteMember({ params }),
     ];
-    for (const response of await Promise.all(requests)) {
-      expect(response.statusCode).toBe(404);
-      expect(response.json().code).toBe('NOT_FOUND');
-    }
+    for (const response of await Promise.all(requests)) problemOf(response, 404, 'NOT_FOUND');
   });
 
   test('refuses every change of the admin’s own account with 403 CANNOT_MODIFY_SELF', async ({ app }) => {
     const self = await createMemberWithSession(app, { role: 'ADMIN' });
+    const api = apiOf(app, self);
+    const params = { id: self.id };
     const responses = [
-      await put(app, `/api/admin/members/${self.id}/plan`, { plan: 'PREMIUM' }, self),
-      await put(app, `/api/admin/members/${self.id}/role`, { role: 'USER' }, self),
-      await put(app, `/api/admin/members/${self.id}/status`, { status: 'SUSPENDED' }, self),
-      await app.inject({ method: 'DELETE', url: `/api/admin/members/${self.id}`, headers: self.headers }),
+      await api.admin.setMemberPlan({ params, body: { plan: 'PREMIUM' } }),
+      await api.admin.setMemberRole({ params, body: { role: 'USER' } }),
+      await api.admin.setMemberStatus({ params, body: { status: 'SUSPENDED' } }),
+      await api.admin.deleteMember({ params }),
     ];
-    for (const response of responses) {
-      expect(response.statusCode).toBe(403);
-      expect(response.json().code).toBe('CANNOT_MODIFY_SELF');
-    }
+    for (const response of responses) problemOf(response, 403, 'CANNOT_MODIFY_SELF');
     expect(await memberRow(app, self.id)).toMatchObject({ plan: 'FREE', role: 'ADMIN', status: 'ACTIVE' });
     expect((await app.services.sessions.resolve(self.token))?.role).toBe('ADMIN');
   });
 
   test('lets one admin act on another admin', async ({ app }) => {
     const other = await createMemberWithSession(app, { role: 'ADMIN' });
-    const response = await put(app, `/api/admin/members/${other.id}/role`, { role: 'USER' });
-    expect(response.statusCode).toBe(200);
+    const response = await apiOf(app).admin.setMemberRole({ params: { id: other.id }, body: { role: 'USER' } });
+    expect(response.status).toBe(200);
     expect((await app.services.sessions.resolve(other.token))?.role).toBe('USER');
   });
 });
@@ -461,8 +464,8 @@ describe('first admin (command-line services)', () => {
     expect(promoted).toMatchObject({ id: target.id, role: 'ADMIN' });
     expect((await memberRow(app, target.id))?.role).toBe('ADMIN');
     expect((await app.services.sessions.resolve(target.token))?.role).toBe('ADMIN');
-    const response = await app.inject({ method: 'GET', url: '/api/admin/members', headers: target.headers });
-    expect(response.statusCode).toBe(200);
+    const response = await apiOf(app, target).admin.listMembers();
+    expect(response.status).toBe(200);
   });
 
   test('promoteToAdmin throws NOT_FOUND for an unknown e-mail', async ({ app }) => {
