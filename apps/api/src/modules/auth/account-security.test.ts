@@ -28,12 +28,8 @@ describe('withdrawal needs a recent re-authentication', () => {
   test("does not count another session's re-authentication", async ({ app }) => {
     clock.at = Date.now();
     const member = await signUpAndLogIn(app, { password: 'leaving pass phrase 2' });
-    const second = await app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: member.email, password: member.password },
-    });
-    const other = contractClient(app, { token: second.json().token });
+    const second = await contractClient(app).auth.login({ body: { email: member.email, password: member.password } });
+    const other = contractClient(app, { token: bodyOf(second, 200).token });
     bodyOf(await other.auth.verifyPassword({ body: { password: member.password } }), 200);
     problemOf(await contractClient(app, { token: member.token }).auth.deleteMe(), 403, 'REAUTHENTICATION_REQUIRED');
   });
@@ -45,15 +41,13 @@ describe("a member's sessions", () => {
     const member = await signUpAndLogIn(app, { password: 'many devices phrase' });
     const logins = await Promise.all(
       ['phone', 'tablet', 'laptop'].map((device) =>
-        app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          headers: { 'user-agent': `Nestegg/1.0 (${device})` },
-          payload: { email: member.email, password: member.password },
+        contractClient(app).auth.login({
+          body: { email: member.email, password: member.password },
+          extraHeaders: { 'user-agent': `Nestegg/1.0 (${device})` },
         }),
       ),
     );
-    const [phone, tablet, laptop] = logins.map((login) => contractClient(app, { token: login.json().token }));
+    const [phone, tablet, laptop] = logins.map((login) => contractClient(app, { token: bodyOf(login, 200).token }));
     const listed = bodyOf(await phone!.auth.listSessions(), 200).items;
     expect(listed).toHaveLength(4);
     expect(listed.filter((session) => session.current)).toHaveLength(1);
@@ -106,15 +100,11 @@ describe('passwords that are easy to guess', () => {
 describe('answers that carry a token or personal data', () => {
   test('are never stored by caches', async ({ app, free }) => {
     const member = await signUpAndLogIn(app, { password: 'cache free phrase' });
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: member.email, password: member.password },
-    });
-    expect(login.headers['cache-control']).toBe('no-store');
-    const profile = await app.inject({ method: 'GET', url: '/api/auth/profile', headers: free.headers });
-    expect(profile.headers['cache-control']).toBe('no-store');
-    expect(profile.headers['x-content-type-options']).toBe('nosniff');
+    const login = await contractClient(app).auth.login({ body: { email: member.email, password: member.password } });
+    expect(login.headers.get('cache-control')).toBe('no-store');
+    const profile = await free.api.auth.getProfile();
+    expect(profile.headers.get('cache-control')).toBe('no-store');
+    expect(profile.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });
 
