@@ -40,19 +40,8 @@ describe('withdrawal (spec rule 5, M11) with votes and report history', () => {
     expect((await reportPost(stayer!, ownPost.id)).status).toBe(204);
     await admin.api.board.dismissReports({ body: { targetType: 'POST', targetId: ownPost.id } });
 
-    expect(
-      (
-        await app.inject({
-          method: 'POST',
-          url: '/api/auth/verify-password',
-          headers: leaving.headers,
-          payload: { password: signed.password },
-        })
-      ).statusCode,
-    ).toBe(200);
-    expect((await app.inject({ method: 'DELETE', url: '/api/auth/me', headers: leaving.headers })).statusCode).toBe(
-      204,
-    );
+    expect((await leaving.api.auth.verifyPassword({ body: { password: signed.password } })).status).toBe(200);
+    expect((await leaving.api.auth.deleteMe()).status).toBe(204);
 
     expect(await postRow(app, voted.id)).toMatchObject({ upCount: 0, reportCount: 0 });
     // The closed report did not count: the open one of someone else still does.
@@ -86,10 +75,7 @@ describe('withdrawal (spec rule 5, M11) with votes and report history', () => {
     await app.db.execute(`update member set role = 'ADMIN' where id = ${moderator!.id}`);
     const target = await insertPost(app, other.id, { blocked: true, blockReason: 'SPAM' });
     await app.services.moderation.dismiss(moderator!.id, 'POST', target.id);
-    expect(
-      (await app.inject({ method: 'DELETE', url: `/api/admin/members/${moderator!.id}`, headers: admin.headers }))
-        .statusCode,
-    ).toBe(204);
+    expect((await admin.api.admin.deleteMember({ params: { id: moderator!.id } })).status).toBe(204);
     const history = bodyOf(
       await admin.api.board.reportHistory({ query: { targetType: 'POST', targetId: target.id } }),
       200,
