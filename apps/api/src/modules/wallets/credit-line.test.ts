@@ -193,9 +193,7 @@ describe('credit lines in backup and restore', () => {
     const line = await create(premium, overdraft);
     await addEntries(app, premium, line.id, [{ type: 'EXPENSE', amount: 3_000_000 }]);
     const exported = async () => {
-      const response = await app.inject({ method: 'GET', url: '/api/account/backup', headers: premium.headers });
-      expect(response.statusCode).toBe(200);
-      const { exportedAt: _at, ...rest } = JSON.parse(response.body) as Record<string, unknown>;
+      const { exportedAt: _at, ...rest } = bodyOf(await premium.api.ledger.backup.export(), 200);
       return rest;
     };
     const before = await exported();
