@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, vi } from 'vitest';
 import type { TestMember } from '../../test/app.js';
-import { type ApiClient, bodyOf, problemOf } from '../../test/client.js';
+import { bodyOf, problemOf } from '../../test/client.js';
 import { test } from '../../test/fixtures.js';
 import { categoryTree, entries } from '../statistics/ledger.fixture.js';
 
@@ -33,29 +33,14 @@ async function mayLedger(app: FastifyInstance, owner: TestMember): Promise<void>
 }
 
 describe('budgets: premium only', () => {
-  type Budgets = ApiClient['ledger']['budgets'];
-  const params = { id: 1 };
-  const onetime = { name: 'Trip', amount: 1, startDate: '2026-05-01', endDate: '2026-05-31' };
-  /** One typed call per budget route, keyed by its contract name (a route missing here fails to compile). */
-  const calls: { [K in keyof Budgets]: (api: Budgets) => Promise<{ status: number; body: unknown }> } = {
-    list: (api) => api.list({ query: MAY }),
-    create: (api) => api.create({ body: { category: '식비', ...MAY, amount: 1 } }),
-    update: (api) => api.update({ params, body: { amount: 1 } }),
-    delete: (api) => api.delete({ params }),
-    copy: (api) => api.copy({ body: { fromYear: 2026, fromMonth: 5, toYear: 2026, toMonth: 6 } }),
-    listOnetime: (api) => api.listOnetime({ query: {} }),
-    createOnetime: (api) => api.createOnetime({ body: onetime }),
-    updateOnetime: (api) => api.updateOnetime({ params, body: { amount: 1 } }),
-    deleteOnetime: (api) => api.deleteOnetime({ params }),
-    getIncome: (api) => api.getIncome({ query: MAY }),
-    setIncome: (api) => api.setIncome({ body: { ...MAY, amount: 1 } }),
-  };
-
-  test('FREE members get 403 PREMIUM_REQUIRED on every budget route; admins pass', async ({ free, admin }) => {
+  test('FREE members get 403 PREMIUM_REQUIRED on every budget route; admins pass', async ({ app, free, admin }) => {
     for (const { key, route } of listRoutes(contract.ledger.budgets)) {
-      const response = await calls[key as keyof Budgets](free.api.ledger.budgets);
-      const code = (response.body as { code?: string } | undefined)?.code;
-      expect([key, response.status, code], `${route.method} ${route.path}`).toEqual([key, 403, 'PREMIUM_REQUIRED']);
+      const response = await app.inject({
+        method: route.method as 'GET',
+        url: route.path.replace(/:[A-Za-z]+/g, '1'),
+        headers: free.headers,
+      });
+      expect([key, response.statusCode, response.json().code]).toEqual([key, 403, 'PREMIUM_REQUIRED']);
     }
     expect(bodyOf(await admin.api.ledger.budgets.list({ query: MAY }), 200).items).toEqual([]);
   });
