@@ -13,7 +13,6 @@ import httpEdge from './plugins/http-edge.js';
 import idempotency from './plugins/idempotency.js';
 import infrastructure from './plugins/infrastructure.js';
 import metrics from './plugins/metrics.js';
-import multipart from './plugins/multipart.js';
 import openapi from './plugins/openapi.js';
 import problemCodeCheck from './plugins/problem-code-check.js';
 import rateLimit from './plugins/rate-limit.js';
@@ -86,7 +85,6 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   await app.register(authentication);
   await app.register(rateLimit);
   await app.register(idempotency);
-  await app.register(multipart);
   await app.register(health);
   if (env.API_DOCS_ENABLED) await app.register(openapi, { publicUrl: publicUrlOf(env) });
   for (const module of modules) await app.register(module);

@@ -1,14 +1,13 @@
 import multipart from '@fastify/multipart';
-import type { AppRoute } from '@ts-rest/core';
-import type { FastifyRequest, RouteOptions } from 'fastify';
-import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, BadRequestError, ValidationFailedError } from '../lib/errors.js';
 
 /**
- * File uploads (`multipart/form-data`, decision C8): @fastify/multipart registered once for the app. A
+ * File uploads (`multipart/form-data`, decisions C8, P24): @fastify/multipart registered only in the
+ * modules whose routes take a file (`acceptUploads`), so its per-request hooks run on those routes alone. A
  * route that declares `contentType: 'multipart/form-data'` in the contract reads its file with
  * `readSingleFile` (typically in a `preValidation` hook, so the contract's body check sees it); every
- * other route refuses a multipart body with 415 instead of reading it as an empty body.
+ * other route has no multipart parser, so Fastify refuses such a body with 415 instead of reading it.
  */
 
 /** Bounds of every multipart body: one file, a few small text fields, nothing more. */
@@ -74,31 +73,7 @@ export function uploadedBytes(value: unknown, field = 'file'): Buffer {
   return value;
 }
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-function takesMultipart(route: RouteOptions): boolean {
-  const contract = (route.config as { tsRestRoute?: AppRoute } | undefined)?.tsRestRoute;
-  return contract !== undefined && 'contentType' in contract && contract.contentType === 'multipart/form-data';
+/** Lets the calling module's routes (an encapsulated context) read multipart bodies. */
+export async function acceptUploads(app: FastifyInstance): Promise<void> {
+  await app.register(multipart, { limits: LIMITS, throwFileSizeLimit: true });
 }
-
-function takesBody(route: RouteOptions): boolean {
-  const methods = Array.isArray(route.method) ? route.method : [route.method];
-  return methods.some((method) => BODY_METHODS.has(method));
-}
-
-function refuseMultipart(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
-  if (request.isMultipart()) done(new UnsupportedMediaTypeError('This operation takes a JSON body.'));
-  else done();
-}
-
-export default fp(
-  async (app) => {
-    await app.register(multipart, { limits: LIMITS, throwFileSizeLimit: true });
-    app.addHook('onRoute', (route) => {
-      if (!takesBody(route) || takesMultipart(route)) return;
-      const existing = route.preValidation;
-      route.preValidation = [...(existing ? [existing].flat() : []), refuseMultipart] as RouteOptions['preValidation'];
-    });
-  },
-  { name: 'multipart' },
-);

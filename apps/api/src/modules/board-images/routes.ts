@@ -4,7 +4,7 @@ import { registerContractRouter } from '../../lib/contract-router.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { baselineSecurityHeaders } from '../../lib/security-headers.js';
 import { sessionOf } from '../../lib/session.js';
-import { readSingleFile, uploadedBytes } from '../../plugins/multipart.js';
+import { acceptUploads, readSingleFile, uploadedBytes } from '../../plugins/multipart.js';
 
 /**
  * What an image answer carries besides its type: a year in any cache (an id never changes its bytes);
@@ -43,6 +43,7 @@ function sendAsImage(reply: HeaderSetter, id: string, contentType?: string): voi
 
 /** Board images: upload (login) and the public image route (`GET /api/images/{id}`). */
 export default async function boardImagesModule(app: FastifyInstance): Promise<void> {
+  await acceptUploads(app);
   const { boardImages } = app.services;
   registerContractRouter(app, imagesContract, {
     uploadImage: {

@@ -2,10 +2,11 @@ import { contract, RECEIPT_MAX_BYTES } from '@nestegg/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerContractRouter } from '../../lib/contract-router.js';
 import { sessionOf } from '../../lib/session.js';
-import { readSingleFile, uploadedBytes } from '../../plugins/multipart.js';
+import { acceptUploads, readSingleFile, uploadedBytes } from '../../plugins/multipart.js';
 
 /** Receipt text recognition (`POST /api/account/ocr/receipt`); premium (the contract's metadata guards it). */
 export default async function receiptsModule(app: FastifyInstance): Promise<void> {
+  await acceptUploads(app);
   const { receipts } = app.services;
   registerContractRouter(app, contract.ledger.receipts, {
     recognize: {
