@@ -29,7 +29,9 @@ const SERVICE_SIZES = { quick: [10_000, 100_000], full: [10_000, 1_000_000] };
 /** One member grows to 200,000 entries. */
 const MEMBER_SIZES = { quick: [10_000, 100_000], full: [10_000, 200_000] };
 const PAGE_SIZE = 20;
-/** How far from the end of the member's ledger the deep cursor page starts. */
+/** The largest page the entry list serves (`MAX_PAGE_SIZE`): the delta feed's yardstick. */
+const WIDE_PAGE_SIZE = 100;
+/** How far from the end of the member's ledger the deep cursor pages start. */
 const ROWS_BEFORE_END = 100;
 /** How many changes behind the member's latest the sync cursor is. */
 const CHANGES_BEHIND = 300;
@@ -104,13 +106,13 @@ const entriesPath = (query: Record<string, string | number>) => {
   return `/api/account/entries?${new URLSearchParams(pairs)}`;
 };
 
-/** A cursor page starting ROWS_BEFORE_END rows before the end of a ledger of `entries` (newest first). */
-async function deepPage(setup: RowSetup, memberId: number, entries: number): Promise<string> {
+/** A cursor page of `size` rows starting ROWS_BEFORE_END rows before the end of a ledger of `entries` (newest first). */
+async function deepPage(setup: RowSetup, memberId: number, entries: number, size = PAGE_SIZE): Promise<string> {
   const [row] = await setup.sql<{ date: string; id: number }[]>`
     select entry_date::text as date, id from account_entry where member_id = ${memberId}
      order by entry_date desc, id desc offset ${Math.max(0, entries - ROWS_BEFORE_END)} limit 1`;
   if (!row) throw new Error(`member ${memberId} has no entries`);
-  return entriesPath({ size: PAGE_SIZE, cursor: encodeCursor([row.date, row.id]) });
+  return entriesPath({ size, cursor: encodeCursor([row.date, row.id]) });
 }
 
 /** A sync cursor CHANGES_BEHIND changes before the member's latest. */
@@ -123,7 +125,10 @@ async function changesPath(setup: RowSetup, memberId: number): Promise<string> {
 
 const firstPage = () => entriesPath({ page: 1, size: PAGE_SIZE });
 const rareSearch = () => entriesPath({ q: RARE_TERM, size: PAGE_SIZE });
-const DEEP = `cursor page ${ROWS_BEFORE_END} rows before the end`;
+const DEEP = `cursor page (${PAGE_SIZE} rows) ${ROWS_BEFORE_END} rows before the end`;
+const WIDE_PAGE_ROW = 'ledger.entries.deep-wide';
+/** Issue 22: the delta feed (300 changes) as fast as a page: p50 at most 2× the 100-row cursor page's. */
+const FEED_TARGETS: RowTargets = { ...LIST_TARGETS, maxP50Over: { row: WIDE_PAGE_ROW, ratio: 2 } };
 
 export const ledgerRows: BenchRow[] = [
   householdRow({ key: 'ledger.entries.first', name: 'GET /api/account/entries page 1', path: firstPage }),
@@ -152,6 +157,11 @@ export const ledgerRows: BenchRow[] = [
     path: (setup, memberId) => deepPage(setup, memberId, MEMBER_ENTRIES),
   }),
   householdRow({
+    key: WIDE_PAGE_ROW,
+    name: `GET /api/account/entries cursor page (${WIDE_PAGE_SIZE} rows: the last ${ROWS_BEFORE_END})`,
+    path: (setup, memberId) => deepPage(setup, memberId, MEMBER_ENTRIES, WIDE_PAGE_SIZE),
+  }),
+  householdRow({
     key: 'ledger.networth.now',
     name: 'GET /api/account/networth',
     targets: READ_TARGETS,
@@ -174,6 +184,7 @@ export const ledgerRows: BenchRow[] = [
     key: 'ledger.changes',
     name: `GET /api/account/changes ${CHANGES_BEHIND} changes behind`,
     path: changesPath,
+    targets: FEED_TARGETS,
     baseline: changesBaseline,
   }),
   heavyRow({

@@ -53,6 +53,8 @@ export interface RowTargets {
   maxStatements?: number;
   /** Most p50 at the largest size over p50 at the smallest size the row runs at. */
   maxP50Growth?: number;
+  /** Most p50 over another row's p50 at the same data size (the delta feed against a cursor page). */
+  maxP50Over?: { row: string; ratio: number };
 }
 
 export interface BenchRow {
