@@ -190,6 +190,10 @@ interface ListValues {
   afterId?: number;
 }
 
+/** post-list.ts `opaque`: a limit, offset or cursor value the planner costs the same with or without it. */
+const opaque = (sql: Sql, value: number | boolean, type: 'integer' | 'boolean' = 'integer') =>
+  sql`(select ${value}::${sql.unsafe(type)})`;
+
 /** post-list.ts `boardIds`: one board's ids in list order, from its order index. */
 function boardIds(sql: Sql, shape: Shape, values: ListValues, category: Fragment): Fragment {
   const from = shape.tag
@@ -199,13 +203,10 @@ function boardIds(sql: Sql, shape: Shape, values: ListValues, category: Fragment
   const id = shape.tag ? 't.post_id' : 'b.id';
   const visible = shape.admin ? sql`` : sql.unsafe(` and not ${alias}.blocked`);
   const after = shape.keyset
-    ? sql` and (${sql.unsafe(`${alias}.notice, ${id}`)}) < (${values.afterNotice!}::boolean, ${values.afterId!}::integer)`
+    ? sql` and (${sql.unsafe(`${alias}.notice, ${id}`)}) < (${opaque(sql, values.afterNotice!, 'boolean')}, ${opaque(sql, values.afterId!)})`
     : sql``;
   return sql`${from}${visible}${after} order by ${sql.unsafe(`${alias}.notice desc, ${id} desc`)}`;
 }
-
-/** post-list.ts `opaque`: a limit or offset the planner costs the same with or without its value. */
-const opaque = (sql: Sql, value: number) => sql`(select ${value}::integer)`;
 
 /** post-list.ts `pageIds`: one board's range, or the three boards' ranges merged. */
 function pageIds(sql: Sql, shape: Shape, values: ListValues): Fragment {

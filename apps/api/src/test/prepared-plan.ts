@@ -53,3 +53,28 @@ export const readsOf = (nodes: PlanNode[]) =>
       (node) =>
         `${node['Node Type']} on ${node['Relation Name']}${node['Index Name'] ? ` via ${node['Index Name']}` : ''}`,
     );
+
+/**
+ * The estimated total cost of the statement's custom plan (planned for `parameters`) and of its generic plan
+ * (planned without them): equal when the values cannot steer the planner, so the generic plan is kept.
+ */
+export async function planCosts(
+  app: FastifyInstance,
+  text: string,
+  parameters: unknown[],
+): Promise<{ custom: number; generic: number }> {
+  const values = parameters.map(literal).join(', ');
+  return app.db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`prepare cost_test as ${text}`));
+    const costWith = async (mode: 'force_custom_plan' | 'force_generic_plan') => {
+      await tx.execute(sql.raw(`set local plan_cache_mode = ${mode}`));
+      const [explained] = await tx.execute<{ 'QUERY PLAN': [{ Plan: { 'Total Cost': number } }] }>(
+        sql.raw(`explain (format json) execute cost_test(${values})`),
+      );
+      return explained!['QUERY PLAN'][0].Plan['Total Cost'];
+    };
+    const costs = { custom: await costWith('force_custom_plan'), generic: await costWith('force_generic_plan') };
+    await tx.execute(sql.raw('deallocate cost_test'));
+    return costs;
+  });
+}

@@ -3,13 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { bodyOf } from '../../test/client.js';
 import { test } from '../../test/fixtures.js';
-import { type PreparedPlan, readsOf, runPrepared } from '../../test/prepared-plan.js';
+import { type PreparedPlan, planCosts, readsOf, runPrepared } from '../../test/prepared-plan.js';
 import { addTagGroup, clearBoard } from './board.fixture.js';
 import { pageStatement, type Shape } from './post-list.js';
 
 const SEEDED = 20_000;
 const AUTHORS = 2_000;
 const TAG = 'fx';
+/** A cursor 100 posts before the oldest (the bench's deep page). */
+const NEAR_THE_END = 101;
 
 /** The page statement of `shape` prepared as the api prepares it, run with `values`. */
 function preparedPage(app: FastifyInstance, shape: Shape, values: Record<string, unknown>): Promise<PreparedPlan> {
@@ -54,6 +56,18 @@ describe(`the post list's page statement at ${SEEDED.toLocaleString('en-US')} po
         { board: false, tag: false, keyset: true, admin: true },
         { ...page, afterNotice: false, afterId: SEEDED / 2 },
       ],
+      // The bench's deep page (decision BD30); at this size its plan is kept even with the cursor's values in
+      // plain sight, so the costs below are what would catch a custom plan that undercuts the generic one.
+      [
+        'a cursor page near the end',
+        { board: false, tag: false, keyset: true, admin: false },
+        { ...page, afterNotice: false, afterId: NEAR_THE_END },
+      ],
+      [
+        'a tag cursor page near the end',
+        { board: false, tag: true, keyset: true, admin: false },
+        { ...page, tag: TAG, countTag: TAG, afterNotice: false, afterId: NEAR_THE_END },
+      ],
     ];
     for (const [name, shape, values] of shapes) {
       const prepared = await preparedPage(app, shape, values);
@@ -82,6 +96,16 @@ describe(`the post list's page statement at ${SEEDED.toLocaleString('en-US')} po
         prepared.nodes.some((node) => node['Node Type'].startsWith('Hash')),
         name,
       ).toBe(false);
+    }
+
+    // Whatever the cursor, the planner costs the page alike: near the end of the list the cursor's values in
+    // plain sight made a custom plan cheaper than the generic one once the board outgrew the page (the custom
+    // plan saw the few rows left), and Postgres planned every call.
+    const cursorPage = pageStatement(app.db, { board: false, tag: false, keyset: true, admin: false }).toSQL();
+    for (const afterId of [NEAR_THE_END, SEEDED / 2, SEEDED]) {
+      const values = { ...page, afterNotice: false, afterId };
+      const costs = await planCosts(app, cursorPage.sql, fillPlaceholders(cursorPage.params, values));
+      expect({ afterId, custom: costs.custom }).toEqual({ afterId, custom: costs.generic });
     }
 
     // The answers through the route: the tag page holds the newest tagged posts, the caller's votes on them.

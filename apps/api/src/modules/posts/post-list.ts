@@ -31,6 +31,15 @@ const keyOf = (shape: Shape) =>
   `${shape.board ? 'b' : 'a'}${shape.tag ? 't' : 'n'}${shape.keyset ? 'k' : 'o'}${shape.admin ? 'A' : 'U'}`;
 
 /**
+ * A limit, offset or cursor value as a scalar sub-select: the planner costs it the same with or without the
+ * value (an unknown tenth of the range for a limit, an unknown third for the cursor's bound), so a custom plan
+ * is never cheaper than the generic one and Postgres keeps the generic plan instead of planning the statement
+ * again on every call once the range outgrows the page (the tag page did at 1,000,000 posts, decision BD29;
+ * a cursor near the end of the list did too, its custom plan seeing the few rows left, decision BD30).
+ */
+const opaque = (name: string, type: 'integer' | 'boolean' = 'integer') => sql`(select ${p(name)}::${sql.raw(type)})`;
+
+/**
  * One board's ids in list order (notices first, then newest), read from the index alone: the post's
  * `(category, notice desc, id desc, blocked)` index, or `post_tag`'s `(tag, category, notice desc,
  * post_id desc, blocked)` with a tag.
@@ -43,18 +52,10 @@ function boardIds(shape: Shape, category: SQL): SQL {
   const id = shape.tag ? 't.post_id' : 'b.id';
   const visible = shape.admin ? sql`` : sql.raw(` and not ${alias}.blocked`);
   const after = shape.keyset
-    ? sql` and (${sql.raw(`${alias}.notice, ${id}`)}) < (${p('afterNotice')}::boolean, ${p('afterId')}::integer)`
+    ? sql` and (${sql.raw(`${alias}.notice, ${id}`)}) < (${opaque('afterNotice', 'boolean')}, ${opaque('afterId')})`
     : sql``;
   return sql`${from}${visible}${after} order by ${sql.raw(`${alias}.notice desc, ${id} desc`)}`;
 }
-
-/**
- * A limit or offset as a scalar sub-select: the planner costs it the same with or without the value (as an
- * unknown tenth of the range), so a custom plan is never cheaper than the generic one and Postgres keeps
- * the generic plan instead of planning the statement again on every call once the range outgrows the page
- * (the tag page did at 1,000,000 posts, decision BD29).
- */
-const opaque = (name: string) => sql`(select ${p(name)}::integer)`;
 
 /**
  * The page's ids. Every board at once merges the three boards' ranges (a Merge Append over one index),
