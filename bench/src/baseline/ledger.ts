@@ -207,6 +207,8 @@ interface ListQuery {
   to?: string;
   type?: string;
   category?: string;
+  /** The memo term (`q`) and its `ilike` pattern. */
+  term?: string;
   pattern?: string;
   pending?: boolean;
   after?: { date: string; id: number };
@@ -215,7 +217,14 @@ interface ListQuery {
 /** entry-list.ts `conditionsOn`, for a filter the rows use (the tag and wallet filters are not). */
 function conditionsOn(sql: Sql, table: '"account_entry"' | '"x"', query: ListQuery) {
   const column = (name: string) => sql.unsafe(`${table}."${name}"`);
-  const conditions = [sql`${column('member_id')} = ${query.memberId}`];
+  // entry-list.ts `memoPiecesOf` (decision L37): a term of three characters or more is found through the memo
+  // index, whose keys carry the member.
+  const { term } = query;
+  const conditions = [
+    term !== undefined && [...term].length >= 3
+      ? sql`nestegg_memo_grams(${column('member_id')}, ${column('memo')}) @> (select nestegg_memo_grams(${query.memberId}, ${term}))`
+      : sql`${column('member_id')} = ${query.memberId}`,
+  ];
   if (query.from !== undefined) conditions.push(sql`${column('entry_date')} >= ${query.from}`);
   if (query.to !== undefined) conditions.push(sql`${column('entry_date')} <= ${query.to}`);
   if (query.type !== undefined) conditions.push(sql`${column('type')} = ${query.type}`);
@@ -304,6 +313,7 @@ function listQueryOf(memberId: number, query: Record<string, string | undefined>
     to: query.to,
     type: query.type,
     category: query.category?.trim(),
+    term: q,
     pattern: q === undefined ? undefined : likeContains(q),
     pending: query.pending === undefined ? undefined : query.pending === 'true',
     after: query.cursor === undefined ? undefined : positionOf(query.cursor),

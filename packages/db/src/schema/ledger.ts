@@ -190,9 +190,10 @@ export const accountEntry = pgTable(
     index('account_entry_member_pending_idx').on(t.memberId).where(sql`${t.pending}`),
     index('account_entry_member_category_date_idx').on(t.memberId, t.category, t.entryDate, t.id),
     index('account_entry_member_account_date_idx').on(t.memberId, t.accountId, t.entryDate, t.id),
-    // Memo search (`q`, `ilike '%…%'`): trigrams serve it for any language, Korean included; btree_gin lets the
-    // member lead the GIN index (migration 'card_notification_learning_triggers' installs it).
-    index('account_entry_member_memo_trgm_idx').using('gin', t.memberId, t.memo.op('gin_trgm_ops')),
+    // Memo search (`q`, `ilike '%…%'`, decision L37): each key is the member and one 3-character piece of the
+    // lower-cased memo (`nestegg_memo_grams`, migration 'memo_grams'), so a search reads only the member's
+    // posting lists for the term, whatever the service and the member hold. btree_gin lets member_id lead (L5).
+    index('account_entry_member_memo_grams_idx').using('gin', t.memberId, sql`nestegg_memo_grams(member_id, memo)`),
     check('account_entry_amount_positive', sql`${t.amount} > 0`),
     check(
       'account_entry_installment_months_range',

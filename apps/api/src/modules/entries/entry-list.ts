@@ -11,8 +11,14 @@ import { entryOrder, entryWithTagsColumns, toEntryResponse } from './entry.view.
 const FILTERS = ['from', 'to', 'type', 'category', 'accountId', 'tag', 'q', 'pending'] as const;
 type Filter = (typeof FILTERS)[number];
 
-/** Which filters a request uses, and whether it continues after a cursor: each is one SQL text, prepared once. */
-type Shape = Record<Filter, boolean> & { afterCursor: boolean };
+/**
+ * Which filters a request uses, whether its memo term is long enough for the memo index (three characters or
+ * more), and whether it continues after a cursor: each is one SQL text, prepared once.
+ */
+export type Shape = Record<Filter, boolean> & { memoIndexed: boolean; afterCursor: boolean };
+
+/** The memo index keys 3-character pieces of a memo: a shorter term has none (decision L37). */
+const MEMO_PIECE = 3;
 
 const p = sql.placeholder;
 const e = accountEntry;
@@ -22,7 +28,7 @@ type Entries = typeof e | typeof x;
 
 /** The filters on either view of the entries (the category is matched where the rows come from). */
 function conditionsOn(t: Entries, shape: Shape, options: { tag: boolean } = { tag: true }): SQL[] {
-  const conditions: SQL[] = [eq(t.memberId, p('memberId'))];
+  const conditions: SQL[] = [shape.memoIndexed ? memoPiecesOf(t) : eq(t.memberId, p('memberId'))];
   if (shape.from) conditions.push(gte(t.entryDate, p('from')));
   if (shape.to) conditions.push(lte(t.entryDate, p('to')));
   if (shape.type) conditions.push(eq(t.type, p('type')));
@@ -32,7 +38,7 @@ function conditionsOn(t: Entries, shape: Shape, options: { tag: boolean } = { ta
       select et.entry_id from ${entryTag} et join ${tag} tg on tg.member_id = et.member_id and tg.id = et.tag_id
        where et.member_id = ${p('memberId')} and tg.name = ${p('tag')})`);
   }
-  // `%`, `_` and `\` arrive escaped: the trigram index on memo serves this for any language, Korean included.
+  // `%`, `_` and `\` arrive escaped; with a term of three characters or more, memoPiecesOf finds the candidates.
   if (shape.q) conditions.push(ilike(t.memo, p('pattern')));
   if (shape.pending) conditions.push(eq(t.pending, p('pending')));
   if (shape.afterCursor) {
@@ -40,6 +46,15 @@ function conditionsOn(t: Entries, shape: Shape, options: { tag: boolean } = { ta
   }
   return conditions;
 }
+
+/**
+ * The member's entries whose memo holds every 3-character piece of the term, through the memo index (decision
+ * L37): its keys carry the member, so this is also the member condition, and the index is the only way the
+ * planner can serve it (an extra `member_id =` would let it AND in a scan of all the member's entries). The
+ * term's pieces are a subquery so that custom and generic plans look alike and Postgres keeps the generic one.
+ */
+const memoPiecesOf = (t: Entries) =>
+  sql`nestegg_memo_grams(${t.memberId}, ${t.memo}) @> (select nestegg_memo_grams(${p('memberId')}, ${p('term')}))`;
 
 /**
  * The category filter: the entries named by the category itself (either type), plus those of its
@@ -94,13 +109,15 @@ const walletExists = sql<boolean>`exists (select 1 from ${account} a
 const confirmedSum = (t: Entries, type: 'INCOME' | 'EXPENSE') =>
   sql`sum(${t.amount}) filter (where ${t.type} = ${sql.raw(`'${type}'`)} and not ${t.pending})`;
 
-function shapeOf(query: EntryListQuery): Shape {
+export function shapeOf(query: EntryListQuery): Shape {
   const present = Object.fromEntries(FILTERS.map((f) => [f, query[f] !== undefined])) as Record<Filter, boolean>;
-  return { ...present, afterCursor: query.cursor !== undefined };
+  const memoIndexed = query.q !== undefined && [...query.q].length >= MEMO_PIECE;
+  return { ...present, memoIndexed, afterCursor: query.cursor !== undefined };
 }
 
 function keyOf(shape: Shape): string {
-  return `${FILTERS.map((f) => (shape[f] ? '1' : '0')).join('')}${shape.afterCursor ? 'k' : 'o'}`;
+  const memo = shape.memoIndexed ? 'm' : '';
+  return `${FILTERS.map((f) => (shape[f] ? '1' : '0')).join('')}${memo}${shape.afterCursor ? 'k' : 'o'}`;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -133,6 +150,7 @@ function parametersOf(memberId: number, query: EntryListQuery) {
     category: query.category,
     accountId: query.accountId,
     tag: query.tag,
+    term: query.q,
     pattern: query.q === undefined ? undefined : likeContains(query.q),
     pending: query.pending,
   };
@@ -215,58 +233,60 @@ export class EntryList {
   }
 
   private buildPage(shape: Shape, key: string) {
-    const columns = this.db.select(entryWithTagsColumns).from(e);
-    const name = `entries_list_page_${key}`;
-    if (!shape.category && !shape.tag) {
-      return columns
-        .where(and(...conditionsOn(e, shape)))
-        .orderBy(...entryOrder)
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare(name);
-    }
-    return columns
-      .where(and(eq(e.memberId, p('memberId')), sql`${e.id} in (${pickedPage(shape)})`))
-      .orderBy(...entryOrder)
-      .limit(p('limit'))
-      .prepare(name);
+    return pageQuery(this.db, shape).prepare(`entries_list_page_${key}`);
   }
 
-  /** One aggregate over the whole filter, read from where the page's rows come from. */
   private buildTotals(shape: Shape, key: string) {
-    const walletFound = shape.accountId ? walletExists : sql<boolean>`true`;
-    const name = `entries_list_totals_${key}`;
-    const sums = (t: Entries) => ({
-      total: sql<string>`count(*)`,
-      income: sql<string>`coalesce(${confirmedSum(t, 'INCOME')}, 0)`,
-      expense: sql<string>`coalesce(${confirmedSum(t, 'EXPENSE')}, 0)`,
-      walletFound,
-    });
-    if (shape.category) {
-      const perName = sql`${categoryNames} cross join lateral (
-        select count(*) as total, ${confirmedSum(x, 'INCOME')} as income, ${confirmedSum(x, 'EXPENSE')} as expense
-          from ${accountEntry} x where ${and(...conditionsOn(x, shape), ofCategoryName)}) per_name`;
-      return this.db
-        .select({
-          total: sql<string>`coalesce(sum(per_name.total), 0)`,
-          income: sql<string>`coalesce(sum(per_name.income), 0)`,
-          expense: sql<string>`coalesce(sum(per_name.expense), 0)`,
-          walletFound,
-        })
-        .from(perName)
-        .prepare(name);
-    }
-    if (shape.tag) {
-      return this.db
-        .select(sums(x))
-        .from(taggedEntries)
-        .where(and(...conditionsOn(x, shape, { tag: false })))
-        .prepare(name);
-    }
-    return this.db
-      .select(sums(e))
-      .from(e)
-      .where(and(...conditionsOn(e, shape)))
-      .prepare(name);
+    return totalsQuery(this.db, shape).prepare(`entries_list_totals_${key}`);
   }
+}
+
+/** The page with each entry's tags: newest first, by offset or after a cursor. */
+export function pageQuery(db: Database, shape: Shape) {
+  const columns = db.select(entryWithTagsColumns).from(e);
+  if (!shape.category && !shape.tag) {
+    return columns
+      .where(and(...conditionsOn(e, shape)))
+      .orderBy(...entryOrder)
+      .limit(p('limit'))
+      .offset(p('offset'));
+  }
+  return columns
+    .where(and(eq(e.memberId, p('memberId')), sql`${e.id} in (${pickedPage(shape)})`))
+    .orderBy(...entryOrder)
+    .limit(p('limit'));
+}
+
+/** One aggregate over the whole filter, read from where the page's rows come from. */
+export function totalsQuery(db: Database, shape: Shape) {
+  const walletFound = shape.accountId ? walletExists : sql<boolean>`true`;
+  const sums = (t: Entries) => ({
+    total: sql<string>`count(*)`,
+    income: sql<string>`coalesce(${confirmedSum(t, 'INCOME')}, 0)`,
+    expense: sql<string>`coalesce(${confirmedSum(t, 'EXPENSE')}, 0)`,
+    walletFound,
+  });
+  if (shape.category) {
+    const perName = sql`${categoryNames} cross join lateral (
+      select count(*) as total, ${confirmedSum(x, 'INCOME')} as income, ${confirmedSum(x, 'EXPENSE')} as expense
+        from ${accountEntry} x where ${and(...conditionsOn(x, shape), ofCategoryName)}) per_name`;
+    return db
+      .select({
+        total: sql<string>`coalesce(sum(per_name.total), 0)`,
+        income: sql<string>`coalesce(sum(per_name.income), 0)`,
+        expense: sql<string>`coalesce(sum(per_name.expense), 0)`,
+        walletFound,
+      })
+      .from(perName);
+  }
+  if (shape.tag) {
+    return db
+      .select(sums(x))
+      .from(taggedEntries)
+      .where(and(...conditionsOn(x, shape, { tag: false })));
+  }
+  return db
+    .select(sums(e))
+    .from(e)
+    .where(and(...conditionsOn(e, shape)));
 }
