@@ -228,7 +228,7 @@ function conditionsOn(sql: Sql, table: '"account_entry"' | '"x"', query: ListQue
   if (query.from !== undefined) conditions.push(sql`${column('entry_date')} >= ${query.from}`);
   if (query.to !== undefined) conditions.push(sql`${column('entry_date')} <= ${query.to}`);
   if (query.type !== undefined) conditions.push(sql`${column('type')} = ${query.type}`);
-  if (query.pattern !== undefined) conditions.push(sql`${column('memo')} ilike ${query.pattern}`);
+  if (query.pattern !== undefined) conditions.push(sql`${column('memo')} ilike (select ${query.pattern}::text)`);
   if (query.pending !== undefined) conditions.push(sql`${column('pending')} = ${query.pending}`);
   if (query.after) {
     conditions.push(
