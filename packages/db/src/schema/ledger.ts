@@ -188,6 +188,12 @@ export const accountEntry = pgTable(
     unique('account_entry_member_occurrence_uq').on(t.memberId, t.recurringId, t.occurrenceDate),
     index('account_entry_member_date_idx').on(t.memberId, t.entryDate, t.id),
     index('account_entry_member_pending_idx').on(t.memberId).where(sql`${t.pending}`),
+    // Statistics and budgets (decision LP11): the confirmed entries of a member's date range with every column
+    // they sum or group by, so they are read from the index alone (an index-only scan), however the member's
+    // rows lie among the service's in the heap.
+    index('account_entry_member_confirmed_date_idx')
+      .on(t.memberId, t.entryDate, t.type, t.amount, t.category, t.memo)
+      .where(sql`not ${t.pending}`),
     index('account_entry_member_category_date_idx').on(t.memberId, t.category, t.entryDate, t.id),
     index('account_entry_member_account_date_idx').on(t.memberId, t.accountId, t.entryDate, t.id),
     // Memo search (`q`, `ilike '%…%'`, decision L37): each key is the member and one 3-character piece of the

@@ -76,16 +76,22 @@ async function budgetById(db: DbOrTx, memberId: number, id: number, month: Month
   return toBudget(row);
 }
 
-/** The budgets of a month by category name, with spent, the month's total expenses and expected income: one statement. */
-export async function listMonth(db: DbOrTx, memberId: number, year: number, month: number): Promise<MonthBudgets> {
-  const span = monthSpan(year, month);
-  const [row] = await db.execute<{ items: BudgetRow[]; total_spent: string; expected_income: string | null }>(sql`
-    ${budgetsWithSpent(memberId, span, sql`true`)}
+/** The month's budgets as JSON, the month's total expenses and its expected income, as one row. */
+export function listMonthStatement(memberId: number, year: number, month: number): SQL {
+  return sql`
+    ${budgetsWithSpent(memberId, monthSpan(year, month), sql`true`)}
     select
       (select coalesce(json_agg(items order by items.category, items.id), '[]'::json) from items) as items,
       (select coalesce(sum(amount), 0)::bigint from spent) as total_spent,
       (select amount from budget_income
-        where member_id = ${memberId} and year = ${year} and month = ${month}) as expected_income`);
+        where member_id = ${memberId} and year = ${year} and month = ${month}) as expected_income`;
+}
+
+/** The budgets of a month by category name, with spent, the month's total expenses and expected income: one statement. */
+export async function listMonth(db: DbOrTx, memberId: number, year: number, month: number): Promise<MonthBudgets> {
+  const [row] = await db.execute<{ items: BudgetRow[]; total_spent: string; expected_income: string | null }>(
+    listMonthStatement(memberId, year, month),
+  );
   const items = (row?.items ?? []).map(toBudget);
   return {
     year,

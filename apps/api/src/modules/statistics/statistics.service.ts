@@ -39,7 +39,7 @@ function confirmedBetween(memberId: number, first: string, last: string): SQL {
  * Sums and counts per month, type and category in the range, each category with its top-level parent
  * (entries name categories; a name the member no longer has gets no parent). One statement.
  */
-function groupedByCategory(memberId: number, first: string, last: string): SQL {
+export function groupedByCategory(memberId: number, first: string, last: string): SQL {
   return sql`
     with totals as (
       select extract(month from e.entry_date)::int as month, e.type, e.category,
@@ -51,6 +51,42 @@ function groupedByCategory(memberId: number, first: string, last: string): SQL {
       from totals t
       left join category c on c.member_id = ${memberId} and c.type = t.type and c.name = t.category
       left join category p on p.member_id = ${memberId} and p.id = c.parent_id`;
+}
+
+/** Income and expense per month of the range (`first`..`last`, whole months). */
+export function trendStatement(memberId: number, first: string, last: string): SQL {
+  return sql`
+      select extract(year from e.entry_date)::int as year, extract(month from e.entry_date)::int as month,
+        e.type, sum(e.amount) as amount
+      from account_entry e where ${confirmedBetween(memberId, first, last)}
+      group by 1, 2, e.type`;
+}
+
+/**
+ * The memos of one type with the largest totals in `from`..`to`. Entries are grouped by their memo as stored
+ * first (materialized: the blank-memo filter must not be pushed into the scan), so the normalisation runs once
+ * per distinct memo, not once per entry.
+ */
+export function topMerchantsStatement(
+  memberId: number,
+  query: { from: string; to: string; type: LedgerType; limit: number },
+): SQL {
+  return sql`
+      with by_memo as materialized (
+        select e.memo, sum(e.amount) as amount, count(*) as count
+          from account_entry e
+         where ${confirmedBetween(memberId, query.from, query.to)} and e.type = ${query.type} and e.memo is not null
+         group by e.memo
+      ), spelled as (
+        select btrim(regexp_replace(memo, '[[:space:]]+', ' ', 'g')) as memo, amount, count from by_memo
+      )
+      select (array_agg(memo order by count desc, memo))[1] as merchant,
+        sum(amount) as amount, sum(count)::int as count
+        from spelled
+       where memo <> ''
+       group by lower(memo)
+       order by sum(amount) desc, sum(count) desc, merchant
+       limit ${query.limit}`;
 }
 
 const toCategoryRow = (row: GroupedRow): CategoryRow => ({
@@ -88,11 +124,9 @@ export class StatisticsService {
   /** Income and expense of the last `count` months (the current one in the service time zone included). */
   async trend(memberId: number, count: number): Promise<StatsTrend> {
     const spans = monthsEndingAt(this.today(), count);
-    const rows = await this.deps.db.execute<{ year: number; month: number; type: LedgerType; amount: string }>(sql`
-      select extract(year from e.entry_date)::int as year, extract(month from e.entry_date)::int as month,
-        e.type, sum(e.amount) as amount
-      from account_entry e where ${confirmedBetween(memberId, spans[0]!.first, spans.at(-1)!.last)}
-      group by 1, 2, e.type`);
+    const rows = await this.deps.db.execute<{ year: number; month: number; type: LedgerType; amount: string }>(
+      trendStatement(memberId, spans[0]!.first, spans.at(-1)!.last),
+    );
     const months = spans.map(({ year, month }) => {
       const ofMonth = rows.filter((row) => row.year === year && row.month === month);
       return { year, month, ...totalsOf(ofMonth.map((row) => ({ type: row.type, amount: moneyOf(row.amount) }))) };
@@ -107,24 +141,9 @@ export class StatisticsService {
   async topMerchants(memberId: number, query: TopMerchantsQuery): Promise<TopMerchants> {
     const to = query.to ?? this.today();
     const from = query.from ?? monthOfDate(to).first;
-    // Entries are grouped by their memo as stored first (materialized: the blank-memo filter must not be
-    // pushed into the scan), so the normalisation runs once per distinct memo, not once per entry.
-    const rows = await this.deps.db.execute<{ merchant: string; amount: string; count: number }>(sql`
-      with by_memo as materialized (
-        select e.memo, sum(e.amount) as amount, count(*) as count
-          from account_entry e
-         where ${confirmedBetween(memberId, from, to)} and e.type = ${query.type} and e.memo is not null
-         group by e.memo
-      ), spelled as (
-        select btrim(regexp_replace(memo, '[[:space:]]+', ' ', 'g')) as memo, amount, count from by_memo
-      )
-      select (array_agg(memo order by count desc, memo))[1] as merchant,
-        sum(amount) as amount, sum(count)::int as count
-        from spelled
-       where memo <> ''
-       group by lower(memo)
-       order by sum(amount) desc, sum(count) desc, merchant
-       limit ${query.limit}`);
+    const rows = await this.deps.db.execute<{ merchant: string; amount: string; count: number }>(
+      topMerchantsStatement(memberId, { ...query, from, to }),
+    );
     const items = rows.map((row) => ({ merchant: row.merchant, amount: moneyOf(row.amount), count: row.count }));
     return { from, to, type: query.type, items };
   }
