@@ -93,48 +93,79 @@ export interface GateObserver {
 }
 
 interface Waiter {
+  /** Units it asks for: 1 for a statement, a whole connection's for a transaction. */
+  units: number;
   grant(): void;
   refuse(error: Error): void;
 }
 
 /**
- * At most `permits` operations (statements outside transactions, transactions) hold a connection at once;
- * the others wait in order, each at most `timeoutMs`, then fail with `DatabaseAcquireTimeoutError`. A waiter
- * that gave up never reaches the driver, so nothing it asked for runs later. With permits equal to the pool
- * size, an operation that holds a permit finds a connection open or free to open.
+ * Statements outside a transaction that may be in flight per connection: postgres.js pipelines a statement
+ * onto a busy connection when none is idle, as the benchmark's baselines do, instead of waiting for one to
+ * come free (decision FO32). A transaction holds a whole connection.
+ */
+export const STATEMENTS_PER_CONNECTION = 2;
+
+/**
+ * At most `connections` × `STATEMENTS_PER_CONNECTION` units are out at once: a statement outside a
+ * transaction takes one unit, a transaction a whole connection's worth, so transactions never take every
+ * connection while statements are in flight, and statements never wait in the driver for a connection its
+ * transactions hold. The others wait in order, each at most `timeoutMs`, then fail with
+ * `DatabaseAcquireTimeoutError`. A waiter that gave up never reaches the driver, so nothing it asked for
+ * runs later.
  *
  * A circuit keeps callers from waiting on a server that is away: once an operation fails to reach it
  * (connection refused, reset, timed out), the waiting callers fail at once with `DatabaseUnreachableError`,
- * and so do new callers that find every permit taken, until an operation reaches the server again. Callers
- * that find a free permit still go ahead: they are the probes that notice the server is back.
+ * and so do new callers that find no room, until an operation reaches the server again. Callers that find
+ * room still go ahead: they are the probes that notice the server is back.
  */
 export class ConnectionGate {
-  private taken = 0;
+  private unitsTaken = 0;
+  private statements = 0;
+  private transactions = 0;
   private readonly waiting: Waiter[] = [];
   private unreachable = false;
+  private readonly capacity: number;
   /** Metrics: each operation's wait for a permit, and how long it held one (`outcome`: ok or error). */
   observer: GateObserver | undefined;
 
   constructor(
-    private readonly permits: number,
+    private readonly connections: number,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    this.capacity = connections * STATEMENTS_PER_CONNECTION;
+  }
 
-  /** Permits held (connections in use), operations waiting for one, and the most there are. */
+  /**
+   * Connections in use: postgres.js gives a statement an idle connection before it pipelines onto a busy
+   * one, so each transaction and each statement up to the free connections holds one.
+   */
   get inUse(): number {
-    return this.taken;
+    return Math.min(this.connections, this.transactions + this.statements);
   }
   get pending(): number {
     return this.waiting.length;
   }
   get size(): number {
-    return this.permits;
+    return this.connections;
   }
 
-  async run<T>(operation: () => PromiseLike<T>): Promise<T> {
+  /** A statement outside a transaction. */
+  statement<T>(operation: () => PromiseLike<T>): Promise<T> {
+    return this.run(operation, 'statement');
+  }
+
+  /** A transaction: it holds one connection from `begin` to its end. */
+  transaction<T>(operation: () => PromiseLike<T>): Promise<T> {
+    return this.run(operation, 'transaction');
+  }
+
+  private async run<T>(operation: () => PromiseLike<T>, kind: 'statement' | 'transaction'): Promise<T> {
+    const units = kind === 'statement' ? 1 : STATEMENTS_PER_CONNECTION;
     const asked = performance.now();
-    await this.acquire();
+    await this.acquire(units);
     const granted = performance.now();
+    this.count(kind, 1);
     this.observer?.waited((granted - asked) / 1000);
     let outcome: 'ok' | 'error' = 'ok';
     try {
@@ -146,9 +177,15 @@ export class ConnectionGate {
       this.observe(error);
       throw error;
     } finally {
-      this.release();
+      this.count(kind, -1);
+      this.release(units);
       this.observer?.held((performance.now() - granted) / 1000, outcome);
     }
+  }
+
+  private count(kind: 'statement' | 'transaction', delta: number): void {
+    if (kind === 'statement') this.statements += delta;
+    else this.transactions += delta;
   }
 
   private observe(error: unknown): void {
@@ -160,14 +197,15 @@ export class ConnectionGate {
     for (const waiter of this.waiting.splice(0)) waiter.refuse(new DatabaseUnreachableError());
   }
 
-  private acquire(): Promise<void> {
-    if (this.taken < this.permits && this.waiting.length === 0) {
-      this.taken++;
+  private acquire(units: number): Promise<void> {
+    if (this.waiting.length === 0 && this.fits(units)) {
+      this.unitsTaken += units;
       return Promise.resolve();
     }
     if (this.unreachable) return Promise.reject(new DatabaseUnreachableError());
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
+        units,
         grant: () => {
           clearTimeout(timer);
           resolve();
@@ -181,16 +219,29 @@ export class ConnectionGate {
         const index = this.waiting.indexOf(waiter);
         if (index >= 0) this.waiting.splice(index, 1);
         reject(new DatabaseAcquireTimeoutError(this.timeoutMs));
+        // A transaction that gave up at the head may have held back statements that fit.
+        this.grantWaiting();
       }, this.timeoutMs);
       this.waiting.push(waiter);
     });
   }
 
-  /** Hands the permit to the first waiter, if any (the count stays), else returns it. */
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next.grant();
-    else this.taken--;
+  private fits(units: number): boolean {
+    return this.unitsTaken + units <= this.capacity;
+  }
+
+  /** Returns the units, then lets waiters in, in order, while the first one fits. */
+  private release(units: number): void {
+    this.unitsTaken -= units;
+    this.grantWaiting();
+  }
+
+  private grantWaiting(): void {
+    for (let next = this.waiting[0]; next && this.fits(next.units); next = this.waiting[0]) {
+      this.waiting.shift();
+      this.unitsTaken += next.units;
+      next.grant();
+    }
   }
 }
 
@@ -204,12 +255,12 @@ export function cappedBackoff(maxSeconds: number): (retries: number) => number {
 
 /** A statement that asks the driver for its query only once it holds a permit (awaited once, as drizzle does). */
 function gatedQuery(gate: ConnectionGate, create: () => PendingQuery) {
-  return lazyQuery((asValues) => gate.run(() => (asValues ? create().values() : create())));
+  return lazyQuery((asValues) => gate.statement(() => (asValues ? create().values() : create())));
 }
 
 /**
  * The root client drizzle is given, with each statement outside a transaction (`unsafe`) and each
- * transaction (`begin`) first taking a permit of `gate`. Statements inside a transaction run on its
+ * transaction (`begin`) first taking its room at `gate`. Statements inside a transaction run on its
  * connection and take none.
  */
 export function gatedClient<T extends object>(client: T, gate: ConnectionGate): T {
@@ -220,7 +271,7 @@ export function gatedClient<T extends object>(client: T, gate: ConnectionGate): 
       if (property === 'unsafe') {
         return (...args: unknown[]) => gatedQuery(gate, () => value.apply(target, args) as PendingQuery);
       }
-      if (property === 'begin') return (...args: unknown[]) => gate.run(() => value.apply(target, args));
+      if (property === 'begin') return (...args: unknown[]) => gate.transaction(() => value.apply(target, args));
       return value.bind(target);
     },
   });

@@ -99,6 +99,59 @@ describe('createDb timeouts', () => {
     }
   });
 
+  it('two statements share a connection and a third waits; a transaction takes a whole connection (FO32)', async () => {
+    const handle = createDb(url, { max: 1, acquireTimeoutMs: 150 });
+    try {
+      const gate = handle.gate!;
+      const settle = (query: PromiseLike<unknown>) =>
+        Promise.resolve(query).then(
+          () => 'ok',
+          (error: unknown) => (error as { cause?: unknown }).cause ?? error,
+        );
+      const sleeps = Array.from({ length: 3 }, () => settle(handle.db.execute(sql`select pg_sleep(0.3)`)));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect([gate.inUse, gate.pending]).toEqual([1, 1]);
+      const [first, second, third] = await Promise.all(sleeps);
+      // Pipelined on the one connection, both ran; the third waited past the bound and never reached the driver.
+      expect([first, second]).toEqual(['ok', 'ok']);
+      expect(third).toBeInstanceOf(DatabaseAcquireTimeoutError);
+
+      const statement = settle(handle.db.execute(sql`select pg_sleep(0.3)`));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const transaction = settle(handle.db.transaction(async (tx) => tx.execute(sql`select 1`)));
+      expect(await transaction).toBeInstanceOf(DatabaseAcquireTimeoutError);
+      expect(await statement).toBe('ok');
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('statements in flight beside a transaction never run on its connection', async () => {
+    const handle = createDb(url, { max: 2, acquireTimeoutMs: 5000 });
+    try {
+      const pidOf = async (query: PromiseLike<unknown>) => ((await query) as { pid: number }[])[0]!.pid;
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let transactionPid = 0;
+      const transaction = handle.db.transaction(async (tx) => {
+        transactionPid = await pidOf(tx.execute(sql`select pg_backend_pid() as pid, pg_sleep(0.05)`));
+        await held;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const pids = await Promise.all(
+        Array.from({ length: 6 }, () => pidOf(handle.db.execute(sql`select pg_backend_pid() as pid, pg_sleep(0.02)`))),
+      );
+      release();
+      await transaction;
+      expect(transactionPid).toBeGreaterThan(0);
+      expect(pids).not.toContain(transactionPid);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it('a statement over the statement timeout is cancelled by the server and counts as the database being unavailable', async () => {
     const handle = createDb(url, { max: 1, statementTimeoutMs: 100 });
     try {
