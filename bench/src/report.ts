@@ -233,7 +233,7 @@ const FOOTER = [
   '## Running it',
   '',
   '```sh',
-  'pnpm bench                                  # full run (about 25 minutes), writes this file',
+  'pnpm bench                                  # full run (about 40 minutes), writes this file',
   'pnpm bench --quick                          # smaller data, shorter runs (about 12 minutes), writes this file',
   'pnpm bench --quick --rows admin.members     # some rows (keys or key prefixes); prints, does not write',
   "pnpm bench --quick --profile auth.profile   # CPU profile of the api and the baseline under one row's load",

@@ -284,8 +284,8 @@ function totalsStatement(sql: Sql, query: ListQuery) {
   }
   const perName = and(sql, [...conditionsOn(sql, '"x"', query), ofCategoryName(sql)]);
   return sql`select coalesce(sum(per_name.total), 0), coalesce(sum(per_name.income), 0), coalesce(sum(per_name.expense), 0), true from ${categoryNames(sql, query.memberId, category)} cross join lateral (
-        select count(*) as total, ${sql.unsafe(confirmedSum('"x"', 'INCOME'))} as income, ${sql.unsafe(confirmedSum('"x"', 'EXPENSE'))} as expense
-          from "account_entry" x where ${perName}) per_name`.values();
+      select count(*) as total, ${sql.unsafe(confirmedSum('"x"', 'INCOME'))} as income, ${sql.unsafe(confirmedSum('"x"', 'EXPENSE'))} as expense
+        from "account_entry" x where ${perName}) per_name`.values();
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
