@@ -208,7 +208,7 @@ function header(report: RunReport): string[] {
     `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB.toFixed(1)} GiB RAM, ${machine.os}; Node ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}, all on this machine. Before the run: 1-minute load average ${machine.loadAverage.toFixed(1)}, and a CPU-bound probe got ${machine.availableCores.toFixed(1)} of ${machine.cores} cores; other work on the machine moves every number.`,
     `- Load: autocannon over loopback from the parent process, ${load.connections} connections, ${load.warmupSeconds} s warm-up then ${load.seconds} s measured per side, one run, in alternating 2 s slices (api, baseline, baseline, api, …) so background load weighs on both alike.`,
     `- Server: one child process hosts the api (\`buildApp\` from source under tsx, NODE_ENV=production, LOG_LEVEL=${options.logLevel} to /dev/null, pool of ${options.poolSize}, load shedding as in production (event-loop delay over 1 s, heap; utilisation off by default since FS2), source-mapped stack traces off as under \`node dist/server.js\`; no setting differs from production) and, on other ports, a bare Fastify route per row doing the same SQL (postgres.js tagged templates, prepared) and Redis calls and answering the same JSON (pool of ${options.poolSize}).`,
-    `- Data: ${sizes.join('; ')} (scratch database, seeded with SQL, vacuumed and analysed).`,
+    `- Data: ${sizes.join('; ')} (scratch database, seeded with SQL, vacuumed and analysed, then a CHECKPOINT so no write-back of the seed runs during the measurements).`,
     ...redisLine(options),
     ...telemetryLine(report.telemetry),
   ];
