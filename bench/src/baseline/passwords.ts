@@ -1,3 +1,4 @@
+import { defaultPasswordHashConcurrency } from '@nestegg/api/hash-concurrency';
 import argon2 from 'argon2';
 
 /** The api's settings (apps/api/src/modules/auth/passwords.ts); a drift makes the api rehash, which the SQL check shows. */
@@ -20,4 +21,27 @@ export async function argon2VerificationsPerSecond(seconds: number, concurrency:
   const started = performance.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
   return done / ((performance.now() - started) / 1000);
+}
+
+/**
+ * The api's default bound on verifications at once (decision FS1: the cores less one, so a core is left to the
+ * event loop; 1 on 2 cores). The baseline verifies under the same bound, so the login row compares the api's
+ * work around argon2 with the baseline's, not two hashing policies; the raw reference runs unbounded.
+ */
+export const HASH_CONCURRENCY = defaultPasswordHashConcurrency();
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** `argon2.verify` with at most HASH_CONCURRENCY in flight, first come first served. */
+export async function boundedVerify(hash: string, password: string): Promise<boolean> {
+  if (running >= HASH_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running += 1;
+  try {
+    return await argon2.verify(hash, password).catch(() => false);
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
 }

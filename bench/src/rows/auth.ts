@@ -2,19 +2,20 @@ import argon2 from 'argon2';
 import type { FastifyReply } from 'fastify';
 import { beginLogin, loginSucceeded } from '../baseline/attempts.js';
 import { type MemberRow, toMemberResponse } from '../baseline/members.js';
-import { ARGON2_OPTIONS, argon2VerificationsPerSecond } from '../baseline/passwords.js';
+import { ARGON2_OPTIONS, argon2VerificationsPerSecond, boundedVerify } from '../baseline/passwords.js';
 import { openSession, resolveSession } from '../baseline/session.js';
 import { BENCH_LOGIN, BENCH_MEMBER, BENCH_PASSWORD, membersDataset } from '../datasets/members.js';
-import { NO_TARGETS, READ_TARGETS } from './targets.js';
+import { LOGIN_TARGETS, READ_TARGETS } from './targets.js';
 import type { BaselineDeps, BaselineHandler, BenchRow } from './types.js';
 
 /** Auth area rows: the profile read (session from Redis, and from the backup with Redis gone) and the login. */
 
 const SIZES = { quick: [10_000], full: [100_000] };
 /**
- * The api verifies 4 passwords at a time, and refuses an IP's 10th unfinished attempt (attempts count as
- * failures until they succeed). The requests a measurement slice leaves unfinished still count when the
- * next slice starts, so 4 connections (at most 8 unfinished) keep argon2 busy without being refused.
+ * The api verifies the cores less one passwords at a time (decision FS1), and refuses an IP's 10th unfinished
+ * attempt (attempts count as failures until they succeed). The requests a measurement slice leaves unfinished
+ * still count when the next slice starts, so 4 connections (at most 8 unfinished) keep argon2 busy without
+ * being refused.
  */
 const LOGIN_CONNECTIONS = 4;
 
@@ -47,7 +48,7 @@ function loginBaseline(deps: BaselineDeps): BaselineHandler {
     if (!(await beginLogin(deps.redis, request.ip, email))) return reply.code(429).send({ code: 'RATE_LIMITED' });
     const [found] = await memberByEmail(deps, email);
     const verifiedHash = found?.password_hash;
-    const ok = verifiedHash ? await argon2.verify(verifiedHash, body.password).catch(() => false) : false;
+    const ok = verifiedHash ? await boundedVerify(verifiedHash, body.password) : false;
     if (!found || !verifiedHash || !ok) return unauthenticated(reply);
     argon2.needsRehash(verifiedHash, ARGON2_OPTIONS);
     const refuse = (locked: MemberRow) => locked.status === 'SUSPENDED' || locked.password_hash !== verifiedHash;
@@ -91,7 +92,7 @@ export const authRows: BenchRow[] = [
     dataset: membersDataset,
     sizes: SIZES,
     redis: 'up',
-    targets: NO_TARGETS,
+    targets: LOGIN_TARGETS,
     connections: LOGIN_CONNECTIONS,
     request: async () => ({
       method: 'POST',

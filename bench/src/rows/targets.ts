@@ -6,5 +6,12 @@ export const LIST_TARGETS: RowTargets = { minThroughputRatio: 0.7, maxStatements
 /** Single reads are held to the list endpoints' throughput and statement targets (no size to grow with). */
 export const READ_TARGETS: RowTargets = { minThroughputRatio: 0.7, maxStatements: 3 };
 
-/** The login is bounded by argon2id; it reports against raw verifications instead of a target. */
+/**
+ * The login is bounded by argon2id. Its baseline verifies under the api's bound on hashes at once (FS1), so it
+ * is held to the same 0.7x; 5 statements (a lookup and the session's transaction); the report also sets it
+ * against raw verifications.
+ */
+export const LOGIN_TARGETS: RowTargets = { minThroughputRatio: 0.7, maxStatements: 5 };
+
+/** Rows that only report (the backup area's jobs and /healthz beside them: see its rows). */
 export const NO_TARGETS: RowTargets = {};
