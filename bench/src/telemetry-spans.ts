@@ -12,6 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contextFromHeaders, startTracing, type Tracing, traceFields } from '@nestegg/telemetry';
 import { context, SpanKind, trace } from '@opentelemetry/api';
+import { answerOtlpExport } from './telemetry.js';
 
 const HEADERS = { host: 'api', 'user-agent': 'autocannon', accept: '*/*', authorization: 'Bearer token' };
 const STATEMENT = 'select "id", "email", "nickname" from "member" where "member"."id" = $1 limit $2';
@@ -73,7 +74,7 @@ async function measure(ratio: string, collector: string): Promise<number[]> {
 
 const sink = createServer((request, response) => {
   request.resume();
-  request.on('end', () => response.end('{}'));
+  request.on('end', () => answerOtlpExport(request, response));
 });
 await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
 const collector = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;

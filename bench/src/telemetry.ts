@@ -5,7 +5,7 @@
  * only what an api replica pays: sampling, span building, batching, export and exposition.
  */
 
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** The sampler of a `--telemetry` run: 10 % of traces, as the issue asks (parent-based, so replicas agree). */
@@ -32,6 +32,18 @@ export interface OtlpSink {
   close(): Promise<void>;
 }
 
+/**
+ * A collector's answer to an OTLP/HTTP export: an empty `ExportTraceServiceResponse` in the request's
+ * encoding, an empty body for protobuf (the default, decision O17) and `{}` for JSON.
+ */
+export function answerOtlpExport(request: IncomingMessage, response: ServerResponse): void {
+  if (request.headers['content-type']?.startsWith('application/x-protobuf')) {
+    response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+  } else {
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  }
+}
+
 export async function startOtlpSink(): Promise<OtlpSink> {
   let exports = 0;
   let exportedBytes = 0;
@@ -41,7 +53,7 @@ export async function startOtlpSink(): Promise<OtlpSink> {
     });
     request.on('end', () => {
       exports += 1;
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      answerOtlpExport(request, response);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,6 +1,17 @@
-/** Decision O10: which environments start tracing, and that a bad sampler setting stops the start by name. */
-import { activeTracing, startTracing, tracingConfigured } from '@nestegg/telemetry';
-import { trace } from '@opentelemetry/api';
+/**
+ * Decision O10: which environments start tracing, and that a bad sampler setting stops the start by name.
+ * Decision O17: the OTLP protocol variables pick protobuf (the default) or JSON, and anything else stops the start.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  activeTracing,
+  contextFromHeaders,
+  otlpProtocolFrom,
+  startTracing,
+  tracingConfigured,
+} from '@nestegg/telemetry';
+import { startOtlpReceiver } from '@nestegg/testing';
+import { SpanKind, trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 
 const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
@@ -47,5 +58,120 @@ describe('tracing configuration', () => {
       await tracing?.shutdown();
     }
     expect(activeTracing()).toBeNull();
+  });
+});
+
+describe('OTLP protocol (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, OTEL_EXPORTER_OTLP_PROTOCOL)', () => {
+  it('is http/protobuf when neither is set, and the traces variable wins over the general one', () => {
+    expect(otlpProtocolFrom({})).toBe('http/protobuf');
+    expect(otlpProtocolFrom({ OTEL_EXPORTER_OTLP_PROTOCOL: ' ' })).toBe('http/protobuf');
+    expect(otlpProtocolFrom({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toBe('http/json');
+    expect(
+      otlpProtocolFrom({
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      }),
+    ).toBe('http/json');
+    expect(
+      otlpProtocolFrom({
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      }),
+    ).toBe('http/protobuf');
+  });
+
+  it('refuses grpc or any other value at start-up, naming the variable, the value and the supported ones', async () => {
+    await expect(startTracing('nestegg-api', { ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).rejects.toThrow(
+      'OTEL_EXPORTER_OTLP_PROTOCOL grpc is not supported (supported: http/protobuf, http/json)',
+    );
+    await expect(
+      startTracing('nestegg-api', {
+        ...endpoint,
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      }),
+    ).rejects.toThrow(/OTEL_EXPORTER_OTLP_TRACES_PROTOCOL grpc is not supported/);
+    expect(activeTracing()).toBeNull();
+  });
+
+  /**
+   * Starts tracing with the given protocol variables against a receiver of its own, exports a server span that
+   * continues a sent traceparent and a client child of it (attributes of each kind, a link), and stops.
+   */
+  async function exportWith(protocol: Record<string, string>) {
+    const receiver = await startOtlpReceiver();
+    // The exporter reads its endpoint from the process's environment, as in a deployment.
+    const before = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
+    const traceId = randomBytes(16).toString('hex');
+    const callerId = randomBytes(8).toString('hex');
+    try {
+      const tracing = await startTracing('nestegg-api', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...protocol });
+      if (!tracing) throw new Error('tracing did not start');
+      try {
+        const incoming = contextFromHeaders({ traceparent: `00-${traceId}-${callerId}-01` });
+        const server = tracing.tracer.startSpan('GET /probe', { kind: SpanKind.SERVER }, incoming);
+        const client = tracing.tracer.startSpan(
+          'probe call',
+          {
+            kind: SpanKind.CLIENT,
+            links: [{ context: server.spanContext() }],
+            attributes: { text: 'ünïcode', count: 42, below: -7, ratio: 1.5, yes: true, names: ['a', 'b'], ns: [1, 2] },
+          },
+          trace.setSpan(incoming, server),
+        );
+        client.end();
+        server.end();
+        await tracing.flush();
+        return { traceId, callerId, server: server.spanContext().spanId, receiver };
+      } finally {
+        await tracing.shutdown();
+      }
+    } finally {
+      if (before === undefined) delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+      else process.env.OTEL_EXPORTER_OTLP_ENDPOINT = before;
+      await receiver.close();
+    }
+  }
+
+  it('exports protobuf by default, JSON on request, the traces variable winning, the same spans either way', async () => {
+    const cases = [
+      [{}, 'application/x-protobuf'],
+      [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, 'application/json'],
+      [
+        { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' },
+        'application/json',
+      ],
+      [
+        { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+        'application/x-protobuf',
+      ],
+    ] as const;
+    for (const [protocol, contentType] of cases) {
+      const { traceId, callerId, server, receiver } = await exportWith(protocol);
+      expect(receiver.contentTypes(), JSON.stringify(protocol)).toEqual([contentType]);
+      const spans = receiver.spans();
+      expect(spans).toHaveLength(2);
+      expect(spans.find((span) => span.kind === 2)).toEqual({
+        traceId,
+        spanId: server,
+        parentSpanId: callerId,
+        name: 'GET /probe',
+        kind: 2,
+        attributes: {},
+        links: [],
+        serviceName: 'nestegg-api',
+      });
+      expect(spans.find((span) => span.kind === 3)).toEqual({
+        traceId,
+        spanId: expect.stringMatching(/^[0-9a-f]{16}$/),
+        parentSpanId: server,
+        name: 'probe call',
+        kind: 3,
+        attributes: { text: 'ünïcode', count: 42, below: -7, ratio: 1.5, yes: true, names: ['a', 'b'], ns: [1, 2] },
+        links: [{ traceId, spanId: server }],
+        serviceName: 'nestegg-api',
+      });
+    }
   });
 });

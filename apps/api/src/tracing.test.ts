@@ -1,8 +1,8 @@
 /**
- * Decisions O10–O13: a request sent with a W3C traceparent is traced through the api and exported over
- * OTLP/HTTP to a receiver run by this test: the server span continues the trace, its SQL statements (no
- * parameter values) and Redis commands are its children, the call to the provider carries the traceparent,
- * and the request's log lines carry trace_id and span_id.
+ * Decisions O10–O13, O17: a request sent with a W3C traceparent is traced through the api and exported over
+ * OTLP/HTTP (protobuf, the specification's default) to a receiver run by this test: the server span continues
+ * the trace, its SQL statements (no parameter values) and Redis commands are its children, the call to the
+ * provider carries the traceparent, and the request's log lines carry trace_id and span_id.
  */
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
@@ -19,6 +19,9 @@ const receiver = await startOtlpReceiver();
 // What a deployment sets; the test exports often so that flushes are short.
 process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
 process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
+// No protocol variable: the default, http/protobuf (decision O17).
+delete process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL;
+delete process.env.OTEL_EXPORTER_OTLP_PROTOCOL;
 const started = await startTracing('nestegg-api');
 if (!started) throw new Error('tracing did not start');
 const tracing = started;
@@ -116,6 +119,7 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     expect(attribute(server!, 'http.route')).toBe('/api/fx/rate');
     expect(attribute(server!, 'http.response.status_code')).toBe(200);
     expect(receiver.serviceNames()).toContain('nestegg-api');
+    expect(new Set(receiver.contentTypes())).toEqual(new Set(['application/x-protobuf']));
 
     // Every other span of the request descends from the server span.
     const byId = new Map(spans.map((span) => [span.spanId, span]));

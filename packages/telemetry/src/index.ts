@@ -1,9 +1,10 @@
 /**
  * Tracing of the api and the billing worker (decisions O10–O14). With `OTEL_EXPORTER_OTLP_ENDPOINT` (or
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) set, `startTracing` starts the SDK: W3C trace context in and out,
- * spans batched and exported over OTLP/HTTP, outgoing `fetch` calls and Redis commands traced through
- * their diagnostics channels (no module patching). Unset, it loads nothing: the SDK packages are imported
- * only then, and the callers wrap nothing (they ask `activeTracing()`).
+ * spans batched and exported over OTLP/HTTP (protobuf by default, JSON on request: decision O17), outgoing
+ * `fetch` calls and Redis commands traced through their diagnostics channels (no module patching). Unset, it
+ * loads nothing: the SDK packages are imported only then, and the callers wrap nothing (they ask
+ * `activeTracing()`).
  */
 import diagnostics from 'node:diagnostics_channel';
 import {
@@ -85,6 +86,26 @@ function batchOptionsFrom(env: NodeJS.ProcessEnv) {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
 
+/** The OTLP/HTTP encodings the exporters support; the specification's default is `http/protobuf`. */
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+
+/**
+ * The traces' OTLP protocol as the specification names it: `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else
+ * `OTEL_EXPORTER_OTLP_PROTOCOL`, else `http/protobuf`. Anything else (`grpc` included: no gRPC exporter is
+ * shipped) throws, naming the variable, its value and the supported ones.
+ */
+export function otlpProtocolFrom(env: NodeJS.ProcessEnv = process.env): OtlpProtocol {
+  for (const name of ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL']) {
+    const raw = env[name]?.trim();
+    if (!raw) continue;
+    const value = raw.toLowerCase();
+    if ((OTLP_PROTOCOLS as readonly string[]).includes(value)) return value as OtlpProtocol;
+    throw new Error(`${name} ${raw} is not supported (supported: ${OTLP_PROTOCOLS.join(', ')})`);
+  }
+  return 'http/protobuf';
+}
+
 /**
  * Starts tracing when the environment asks for it (`tracingConfigured`), else returns null having loaded
  * nothing. Call it before building the app: its logger, database client and server read `activeTracing()`.
@@ -93,13 +114,16 @@ function batchOptionsFrom(env: NodeJS.ProcessEnv) {
 export async function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Promise<Tracing | null> {
   if (active) return active;
   if (!tracingConfigured(env)) return null;
+  const protocol = otlpProtocolFrom(env);
   const [sdk, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, resources, { OTLPTraceExporter }] =
     await Promise.all([
       import('@opentelemetry/sdk-trace'),
       import('@opentelemetry/context-async-hooks'),
       import('@opentelemetry/core'),
       import('@opentelemetry/resources'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
+      protocol === 'http/json'
+        ? import('@opentelemetry/exporter-trace-otlp-http')
+        : import('@opentelemetry/exporter-trace-otlp-proto'),
     ]);
   const { UndiciInstrumentation } = await import('@opentelemetry/instrumentation-undici');
 
