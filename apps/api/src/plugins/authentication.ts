@@ -41,21 +41,34 @@ export function enforceAuthLevel(level: AuthLevel, session: ActiveSession | null
   }
 }
 
+/** Continues the request if its session meets the route's level, else with the level's error. */
+function enforced(level: AuthLevel, request: FastifyRequest, done: (error?: Error) => void): void {
+  let refused: Error | undefined;
+  try {
+    enforceAuthLevel(level, request.session);
+  } catch (error) {
+    refused = error as Error;
+  }
+  done(refused);
+}
+
 export default fp(
   async (app) => {
     const { sessions } = app.services;
     app.decorateRequest('session', null);
     app.decorateRequest('sessionToken', null);
 
-    app.addHook('onRequest', async (request) => {
+    // A callback hook (P21): public routes and callers without a token pass without a promise.
+    app.addHook('onRequest', (request, _reply, done) => {
       const level = authLevelOf(request);
-      if (level === 'public') return;
+      if (level === 'public') return done();
       const token = bearerToken(request);
-      if (token) {
-        request.session = await sessions.resolve(token);
-        request.sessionToken = request.session ? token : null;
-      }
-      enforceAuthLevel(level, request.session);
+      if (!token) return enforced(level, request, done);
+      sessions.resolve(token).then((session) => {
+        request.session = session;
+        request.sessionToken = session ? token : null;
+        enforced(level, request, done);
+      }, done);
     });
   },
   { name: 'authentication', dependencies: ['infrastructure'] },
