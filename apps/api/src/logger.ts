@@ -55,6 +55,11 @@ export function startupLogger(env: Env): pino.Logger {
   return pino({ name: SERVICE_NAME, level: env.LOG_LEVEL }, pino.destination({ dest: 1, sync: true }));
 }
 
+/** A route's `config`: `logFailuresOnly` leaves its successful answers unlogged (health probes, P26). */
+interface QuietRoute {
+  logFailuresOnly?: boolean;
+}
+
 /**
  * One line per request, written when it ends, instead of Fastify's two. The path only: query strings can
  * carry personal data (a searched e-mail).
@@ -63,6 +68,8 @@ export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (!error && reply.statusCode < 400 && (request.routeOptions?.config as QuietRoute | undefined)?.logFailuresOnly)
+      return;
     const line = {
       method: request.method,
       path: request.url.split('?')[0],

@@ -1,6 +1,8 @@
 /** Decision P6: one log line per request, written when it ends, without the query string. */
 import { Writable } from 'node:stream';
 import { describe, expect } from 'vitest';
+import { buildApp } from './app.js';
+import { loadEnv } from './env.js';
 import { apiTest } from './test/fixtures.js';
 
 const lines: Array<Record<string, unknown>> = [];
@@ -40,5 +42,32 @@ describe('request logs', () => {
     const forRequest = lines.filter((line) => line.reqId === response.headers['x-request-id']);
     expect(forRequest).toHaveLength(1);
     expect(forRequest[0]).toMatchObject({ msg: 'request', status: 401 });
+  });
+});
+
+describe('health probes (decision P26)', () => {
+  test('are not logged when they succeed', async ({ app }) => {
+    lines.length = 0;
+    const live = await app.inject({ method: 'GET', url: '/healthz' });
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    expect([live.statusCode, ready.statusCode]).toEqual([200, 200]);
+    const ids = [live.headers['x-request-id'], ready.headers['x-request-id']];
+    expect(lines.filter((line) => ids.includes(line.reqId as string))).toEqual([]);
+  });
+
+  test('are logged when they fail', async () => {
+    const unreachable = await buildApp(
+      loadEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' }),
+      { logger: { level: 'info', stream } },
+    );
+    try {
+      lines.length = 0;
+      const response = await unreachable.inject({ method: 'GET', url: '/readyz' });
+      expect(response.statusCode).toBe(503);
+      const forRequest = lines.filter((line) => line.reqId === response.headers['x-request-id']);
+      expect(forRequest).toEqual([expect.objectContaining({ msg: 'request', path: '/readyz', status: 503 })]);
+    } finally {
+      await unreachable.close();
+    }
   });
 });

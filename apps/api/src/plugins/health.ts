@@ -93,8 +93,12 @@ function readinessOf(app: FastifyInstance): ReadinessSource {
   };
 }
 
-/** Liveness must answer even while the instance sheds load, or the orchestrator would restart it. */
-const neverShed = { pressureHandler: () => undefined };
+/**
+ * Liveness must answer even while the instance sheds load, or the orchestrator would restart it. Probes run
+ * every few seconds per replica: only those that fail are logged (decision P26).
+ */
+const liveness = { pressureHandler: () => undefined, logFailuresOnly: true };
+const readiness = { logFailuresOnly: true };
 
 /**
  * `/healthz`: the process is alive. `/readyz`: the instance can serve: 200 `ready`, or 200 `degraded`
@@ -105,8 +109,8 @@ export default fp(
   async (app) => {
     app.decorate('readiness', readinessOf(app));
     app.metrics.observeDependencies(async () => (await app.readiness.check()).checks);
-    app.get('/healthz', { config: neverShed }, async () => ({ status: 'ok' }));
-    app.get('/readyz', async (request, reply) => {
+    app.get('/healthz', { config: liveness }, async () => ({ status: 'ok' }));
+    app.get('/readyz', { config: readiness }, async (request, reply) => {
       const { status, checks, degraded, failed } = await app.readiness.check();
       if (status === 'ready') return { status, checks };
       if (status === 'degraded') return { status, degraded, checks };
