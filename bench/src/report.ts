@@ -227,7 +227,7 @@ const FOOTER = [
   '## Targets',
   '',
   "- Every list endpoint: ≥ 0.7× its baseline's throughput (issue 22; 0.5× before it); p50 at 1,000,000 rows ≤ 1.3× p50 at 10,000 rows (the table compares the smallest and largest sizes the row ran at); at most 3 SQL statements per request whatever the page size.",
-  '- Single reads (the profile rows, net worth now) are held to the same 0.7× and 3 statements. The login is held to 0.7× and 5 statements against a baseline that verifies under the api's bound on hashes at once (decision P25), and is also reported against raw, unbounded verifications.',
+  "- Single reads (the profile rows, net worth now) are held to the same 0.7× and 3 statements. The login is held to 0.7× and 5 statements against a baseline that verifies under the api's bound on hashes at once (decision P25), and is also reported against raw, unbounded verifications.",
   '- The delta feed (300 changes) is held to at most 2× the p50 of a 100-row cursor page of entries at the same data size (issue 22).',
   "- Ledger rows: `entries` grow the service around one member's fixed household ledger (5,000 entries), so every row must stay flat; `entries of one member` grow that member's own ledger, where page 1 sums the whole ledger by design (decision L9) and is held to the speed and statement targets only.",
   '',
