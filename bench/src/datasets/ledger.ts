@@ -140,13 +140,20 @@ type EntrySpan = {
   from: number;
   to: number;
   perDay: number;
-  /** Moves the rare memo: entry 7 (then every 20,000th) of a ledger shifted by a multiple of 20,000. */
+  /** Moves the rare memo: entry 7 (then every `rareEvery`th) of a ledger shifted by a multiple of `rareEvery`. */
   rareShift: number;
+  /** How often the rare memo comes back: RARE_EVERY in the service, never within one growing member's ledger. */
+  rareEvery: number;
 };
+
+/** The rare memo's period among the service's other members: once per 20,000 entries. */
+const RARE_EVERY = 20_000;
+/** Past any ledger's length: one growing member's ledger holds the rare memo once (entry 7) at every size. */
+const RARE_ONCE = 2_147_483_647;
 
 /**
  * The entries of the spans in one statement, dated back from LAST_ENTRY_DATE about `perDay` a day: every
- * tenth an income, memos from a merchant list (the rare memo once per 20,000 entries of the service),
+ * tenth an income, memos from a merchant list (the rare memo once per 20,000 entries of the service, once in a growing member's ledger),
  * sub-categories, the three first wallets, one pending in fifty; then every seventh entry is tagged.
  */
 async function insertEntries(sql: postgres.Sql, spans: EntrySpan[]): Promise<void> {
@@ -154,7 +161,7 @@ async function insertEntries(sql: postgres.Sql, spans: EntrySpan[]): Promise<voi
   await sql`
     with span as (
       select * from jsonb_to_recordset(${sql.json(spans)})
-        as s("memberId" int, "from" int, "to" int, "perDay" numeric, "rareShift" int)
+        as s("memberId" int, "from" int, "to" int, "perDay" numeric, "rareShift" int, "rareEvery" int)
     ), wallets as (
       select a.member_id, array_agg(a.id order by a.sort_order) as ids
         from account a join span s on a.member_id = s."memberId"
@@ -167,7 +174,7 @@ async function insertEntries(sql: postgres.Sql, spans: EntrySpan[]): Promise<voi
       (case when g % 10 = 0 then 'INCOME' else 'EXPENSE' end)::ledger_type,
       case when g % 10 = 0 then 2500000 + (g % 7) * 1000 else 1000 + (g * 7919) % 90000 end,
       ${LAST_ENTRY_DATE}::date - floor(g / s."perDay")::int,
-      case when (g + s."rareShift") % 20000 = 7 then ${rare}
+      case when (g + s."rareShift") % s."rareEvery" = 7 then ${rare}
         else (${sql.array(MERCHANTS)}::text[])[1 + (g * 31) % ${MERCHANTS.length}] || ' ' || (g % 13) end,
       case when g % 10 = 0 then (${sql.array(INCOME_CATEGORIES)}::text[])[1 + g % 2]
         else (${sql.array(EXPENSE_CATEGORIES)}::text[])[1 + g % ${EXPENSE_CATEGORIES.length}] end,
@@ -195,7 +202,9 @@ async function entryCount(sql: postgres.Sql, memberId?: number): Promise<number>
 
 async function growMember(sql: postgres.Sql, memberId: number, target: number, perDay: number) {
   for (let held = await entryCount(sql, memberId); held < target; held = await entryCount(sql, memberId)) {
-    await insertEntries(sql, [{ memberId, from: held + 1, to: Math.min(target, held + BATCH), perDay, rareShift: 0 }]);
+    await insertEntries(sql, [
+      { memberId, from: held + 1, to: Math.min(target, held + BATCH), perDay, rareShift: 0, rareEvery: RARE_ONCE },
+    ]);
   }
 }
 
@@ -217,6 +226,7 @@ async function growOthers(sql: postgres.Sql, size: number) {
       perDay: 2,
       // Entry 7 of every tenth member.
       rareShift: (memberId % 10) * OTHER_MEMBER_ENTRIES,
+      rareEvery: RARE_EVERY,
     }));
     await insertEntries(sql, spans);
   }

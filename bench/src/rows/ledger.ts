@@ -195,7 +195,7 @@ export const ledgerRows: BenchRow[] = [
   }),
   heavyRow({
     key: 'ledger.heavy.search',
-    name: `GET /api/account/entries memo search (q=${RARE_TERM}: one entry in 20,000)`,
+    name: `GET /api/account/entries memo search (q=${RARE_TERM}: one entry of the ledger at every size)`,
     path: rareSearch,
   }),
   heavyRow({
