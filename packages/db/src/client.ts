@@ -8,8 +8,8 @@ import { tracedQuery } from './tracing';
 
 export type Schema = typeof schema;
 
-/** The drizzle database over postgres.js with the full schema (`db.query.*` works). */
-export type Database = PostgresJsDatabase<Schema>;
+/** The drizzle database over postgres.js with the full schema (`db.query.*` works), and its client. */
+export type Database = PostgresJsDatabase<Schema> & { $client: postgres.Sql };
 
 /** The handle a `db.transaction(async (tx) => …)` callback receives. */
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];

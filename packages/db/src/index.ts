@@ -14,5 +14,6 @@ export {
   type Transaction,
 } from './client';
 export { type CommitHook, runWithCommitHook, runWithoutCommitHook } from './commit-hook';
+export { type RawSelect, rawSelect } from './raw-select';
 export * from './schema/index';
 export * as schema from './schema/index';

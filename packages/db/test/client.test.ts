@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { desc, eq, lt, sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle, member } from '../src/index';
+import { createDb, type DbHandle, member, rawSelect } from '../src/index';
 import { migrateDatabase } from '../src/migrate';
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -52,6 +52,43 @@ describe('createDb', () => {
     try {
       await handle.db.select().from(member).where(eq(member.id, 1));
       expect((await preparedStatements(handle)).filter((text) => text.includes('"member"'))).toEqual([]);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('runs a raw select: the text drizzle builds, placeholders filled per call, rows as the driver reads them, prepared and gated', async () => {
+    const handle = createDb(url, { max: 1, acquireTimeoutMs: 5000 });
+    try {
+      const created = await handle.db
+        .insert(member)
+        .values(
+          [1, 2, 3].map((n) => ({
+            email: `raw-${n}@nestegg.test`,
+            displayName: `Raw ${n}`,
+            provider: 'LOCAL' as const,
+          })),
+        )
+        .returning({ id: member.id, createdAt: member.createdAt });
+      const newest = rawSelect<{ id: number; display_name: string; created_at: string }>(
+        handle.db,
+        handle.db
+          .select({ id: member.id, displayName: member.displayName, createdAt: member.createdAt })
+          .from(member)
+          .where(lt(member.id, sql.placeholder('before')))
+          .orderBy(desc(member.id))
+          .limit(sql.placeholder('limit')),
+      );
+      const below = created.at(-1)!.id;
+      const rows = await newest.execute({ before: below, limit: 1 });
+      expect(rows).toEqual([{ id: below - 1, display_name: 'Raw 2', created_at: expect.any(String) }]);
+      expect(new Date(rows[0]!.created_at).getTime()).toBe(created[1]!.createdAt.getTime());
+      expect((await newest.execute({ before: below, limit: 5 })).map((row) => row.display_name)).toEqual([
+        'Raw 2',
+        'Raw 1',
+      ]);
+      expect((await preparedStatements(handle)).some((text) => text.includes('"member"."id" < $1'))).toBe(true);
+      expect(handle.gate?.inUse).toBe(0);
     } finally {
       await handle.close();
     }

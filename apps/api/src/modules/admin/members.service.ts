@@ -13,6 +13,7 @@ import {
   type MemberStatus,
   member,
   memberCount,
+  rawSelect,
 } from '@nestegg/db';
 import { and, desc, eq, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
@@ -20,7 +21,12 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '.
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/pg-error.js';
 import { likeContains } from '../../lib/sql-like.js';
 import type { AccountDeletion } from '../auth/account-deletion.js';
-import { type MemberSummaryRow, toAdminMember } from '../auth/member.view.js';
+import {
+  columnsToAdminMember,
+  type MemberSummaryColumns,
+  type MemberSummaryRow,
+  toAdminMember,
+} from '../auth/member.view.js';
 import { assertStrongPassword } from '../auth/password-strength.js';
 import type { PasswordHasher } from '../auth/passwords.js';
 import type { SessionStore } from '../auth/session.store.js';
@@ -84,8 +90,8 @@ async function changeMember(
 
 /**
  * The admin list's statements, built once: the page (offset or keyset on id, with and without a search; one
- * row more than the page, to know whether another follows) and the total (the maintained member count, or
- * a search's matches counted up to ADMIN_SEARCH_COUNT_LIMIT + 1).
+ * row more than the page, to know whether another follows; its rows read raw, decision P27) and the total
+ * (the maintained member count, or a search's matches counted up to ADMIN_SEARCH_COUNT_LIMIT + 1).
  */
 function prepareListQueries(db: Database) {
   const matching = or(
@@ -93,15 +99,17 @@ function prepareListQueries(db: Database) {
     ilike(member.displayName, sql.placeholder('pattern')),
   );
   const before = lt(member.id, sql.placeholder('before'));
-  const page = (where: SQL | undefined, name: string) =>
-    db
-      .select(adminMemberColumns)
-      .from(member)
-      .where(where)
-      .orderBy(desc(member.id))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare(name);
+  const page = (where: SQL | undefined) =>
+    rawSelect<MemberSummaryColumns>(
+      db,
+      db
+        .select(adminMemberColumns)
+        .from(member)
+        .where(where)
+        .orderBy(desc(member.id))
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset')),
+    );
   const matches = db
     .select({ one: sql`1` })
     .from(member)
@@ -109,10 +117,10 @@ function prepareListQueries(db: Database) {
     .limit(ADMIN_SEARCH_COUNT_LIMIT + 1)
     .as('matches');
   return {
-    pageAll: page(undefined, 'admin_members_page'),
-    pageAllBefore: page(before, 'admin_members_page_before'),
-    pageMatching: page(matching, 'admin_members_page_matching'),
-    pageMatchingBefore: page(and(matching, before), 'admin_members_page_matching_before'),
+    pageAll: page(undefined),
+    pageAllBefore: page(before),
+    pageMatching: page(matching),
+    pageMatchingBefore: page(and(matching, before)),
     totalAll: db.select({ total: memberCount.members }).from(memberCount).prepare('admin_members_total'),
     totalMatching: db
       .select({ total: sql<number>`count(*)::int` })
@@ -160,7 +168,7 @@ export class MemberAdministration {
     const total = Number(counted?.total ?? 0);
     const bounded = pattern !== undefined && total > ADMIN_SEARCH_COUNT_LIMIT;
     return {
-      items: items.map(toAdminMember),
+      items: items.map(columnsToAdminMember),
       page,
       size,
       total: bounded ? ADMIN_SEARCH_COUNT_LIMIT : total,

@@ -26,6 +26,44 @@ export function toAdminMember(row: MemberSummaryRow): AdminMember {
   };
 }
 
+/** The same columns as postgres.js reads them for a raw list (`rawSelect`): by column name, instants as text. */
+export interface MemberSummaryColumns {
+  id: number;
+  email: string | null;
+  display_name: string;
+  role: Member['role'];
+  status: Member['status'];
+  provider: Member['provider'];
+  plan: Member['plan'];
+  plan_expires_at: string | null;
+  plan_product: string | null;
+  plan_auto_renew: boolean;
+  points: number;
+  idpone_picture: string | null;
+  created_at: string;
+}
+
+const isoInstant = (text: string) => new Date(text).toISOString();
+
+/** `toAdminMember` for a row of the admin list, read raw. */
+export function columnsToAdminMember(row: MemberSummaryColumns): AdminMember {
+  return {
+    id: row.id,
+    email: row.email,
+    displayName: row.display_name,
+    role: row.role,
+    status: row.status,
+    provider: row.provider,
+    plan: row.plan,
+    planExpiresAt: row.plan_expires_at === null ? null : isoInstant(row.plan_expires_at),
+    planProduct: row.plan_product,
+    planAutoRenew: row.plan_auto_renew,
+    points: row.points,
+    idpOnePicture: row.idpone_picture,
+    createdAt: isoInstant(row.created_at),
+  };
+}
+
 /** The member as the api shows it to its owner. */
 export function toMemberResponse(member: Member): MemberResponse {
   return { ...toAdminMember(member), profileImage: member.profileImage };
