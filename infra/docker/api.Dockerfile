@@ -55,8 +55,9 @@ RUN pnpm turbo run build --filter=@nestegg/api...
 # @nestegg/db with its dist/ (the migrate CLI) and migrations/ (its package.json "files").
 RUN --mount=type=cache,id=nestegg-pnpm-store,target=/root/.local/share/pnpm/store \
     pnpm --filter=@nestegg/api deploy --prod --legacy /out
-# The deployed modules must carry the postgres.js patch (patches/, docs/decisions/faults-and-bursts.md FD1): fail the build if not.
-RUN grep -q 'Patched (nestegg' /out/node_modules/postgres/src/connection.js
+# The deployed modules must carry the postgres.js and drizzle patches (patches/; decisions FD1 and P27): fail the build if not.
+RUN grep -q 'Patched (nestegg' /out/node_modules/postgres/src/connection.js \
+ && grep -q 'Patched (nestegg' /out/node_modules/drizzle-orm/utils.js
 
 # ---- runtime ------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime

@@ -1,4 +1,5 @@
-import { fillPlaceholders, type Query } from 'drizzle-orm';
+import { fillPlaceholders, type Query, SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database } from './client';
 
 /** A select built with drizzle whose rows come back as the driver reads them: see `rawSelect`. */
@@ -6,15 +7,18 @@ export interface RawSelect<Row> {
   execute(values?: Record<string, unknown>): Promise<Row[]>;
 }
 
+const dialect = new PgDialect();
+
 /**
- * Runs a drizzle-built select with its text worked out once, returning postgres.js's own row objects: keyed
- * by column name (`display_name`), timestamps as PostgreSQL's text (the client leaves their parsing to
- * drizzle). Drizzle's prepared queries ask the driver for arrays and build every row's object a second time;
+ * Runs a drizzle-built select (a query builder, or an `sql` template with `sql.placeholder`s) with its text
+ * worked out once, returning postgres.js's own row objects: keyed by column name (`display_name`), timestamps
+ * as PostgreSQL's text (the client leaves their parsing to drizzle). Drizzle's prepared queries ask the driver
+ * for arrays and build every row's object a second time, and `db.execute(sql…)` builds its text on every call;
  * for a list page that is most of what drizzle costs (decision P27). Through the same client as drizzle's
  * queries: prepared, gated, traced, and under an active commit hook alike.
  */
-export function rawSelect<Row>(db: Database, query: { toSQL(): Query }): RawSelect<Row> {
-  const { sql: text, params } = query.toSQL();
+export function rawSelect<Row>(db: Database, query: SQL | { toSQL(): Query }): RawSelect<Row> {
+  const { sql: text, params } = query instanceof SQL ? dialect.sqlToQuery(query) : query.toSQL();
   return {
     execute: (values = {}) =>
       db.$client.unsafe(text, fillPlaceholders(params, values) as never[], { prepare: true }) as unknown as Promise<

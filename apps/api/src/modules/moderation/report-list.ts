@@ -1,6 +1,6 @@
 import type { ReportedItem, ReportedItemPage, ReportTargetType } from '@nestegg/contract';
-import { comment, type Database, member, post, report } from '@nestegg/db';
-import { type SQL, sql } from 'drizzle-orm';
+import { comment, type Database, member, post, type RawSelect, rawSelect, report } from '@nestegg/db';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { toAuthor } from '../board-kernel/author.view.js';
 import { assertOffsetAllowed } from '../board-kernel/board-sql.js';
 
@@ -53,16 +53,23 @@ type ReportedRow = {
  * latest reasons) are read for its rows only, and the count.
  */
 export class ReportList {
+  /** Built once (decision P27): the page, its size and offset as placeholders, and the count. */
+  private readonly pageRows: RawSelect<ReportedRow>;
+  private readonly total: RawSelect<{ total: number }>;
+
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly publicUrl: string,
-  ) {}
+  ) {
+    this.pageRows = rawSelect(db, pageQuery(sql.placeholder('limit'), sql.placeholder('offset')));
+    this.total = rawSelect(db, sql`select count(*)::int as total from (${flagged}) f`);
+  }
 
   async page({ page, size }: { page: number; size: number }): Promise<ReportedItemPage> {
     assertOffsetAllowed(page, size, undefined);
     const [rows, [counted]] = await Promise.all([
-      this.db.execute<ReportedRow>(pageQuery(size, (page - 1) * size)),
-      this.db.execute<{ total: number }>(sql`select count(*)::int as total from (${flagged}) f`),
+      this.pageRows.execute({ limit: size, offset: (page - 1) * size }),
+      this.total.execute(),
     ]);
     return {
       items: rows.map((row) => toReportedItem(row, this.publicUrl)),
@@ -79,7 +86,7 @@ export class ReportList {
  */
 const commentBody = sql`(select c.body from ${comment} c where page.target_type = 'COMMENT' and c.id = page.target_id)`;
 
-export function pageQuery(limit: number, offset: number): SQL {
+export function pageQuery(limit: number | Placeholder, offset: number | Placeholder): SQL {
   return sql`
     with page as (select * from (${flagged}) f order by ${mostReportedFirst('f')} limit ${limit} offset ${offset})
     select page.target_type, page.target_id, page.post_id, parent.category as post_category, parent.title,
