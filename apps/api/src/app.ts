@@ -16,7 +16,7 @@ import metrics from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
 import problemCodeCheck from './plugins/problem-code-check.js';
 import rateLimit from './plugins/rate-limit.js';
-import { nameServerSpans, tracedServerFactory, withTraceFields } from './tracing.js';
+import { nameServerSpans, tracedServerFactory, traceLogging } from './tracing.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,7 +52,7 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   // Tracing, when `startTracing` ran (the server, tests): a span per request, trace ids in its log lines.
   const tracing = activeTracing();
   const app = Fastify({
-    logger: withTraceFields(options.logger ?? loggerOptions(env), tracing),
+    ...traceLogging(options.logger ?? loggerOptions(env), tracing),
     trustProxy: trustProxyOption(env.TRUST_PROXY),
     requestIdHeader: false,
     genReqId: requestIdOf,

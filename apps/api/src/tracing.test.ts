@@ -11,6 +11,7 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startTracing } from '@nestegg/telemetry';
 import { type ExportedSpan, startFakeServer, startOtlpReceiver } from '@nestegg/testing';
+import { context, trace } from '@opentelemetry/api';
 import { afterAll, describe, expect } from 'vitest';
 import { createMemberWithSession } from './test/app.js';
 import { apiTest } from './test/fixtures.js';
@@ -34,9 +35,15 @@ const provider = await startFakeServer({
 });
 
 const lines: Array<Record<string, unknown>> = [];
+/** The same lines as written: JSON.parse would hide a key written twice. */
+const rawLines: string[] = [];
 const stream = new Writable({
   write(chunk, _encoding, done) {
-    for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(JSON.parse(line));
+    for (const line of String(chunk).split('\n')) {
+      if (!line.trim()) continue;
+      rawLines.push(line);
+      lines.push(JSON.parse(line));
+    }
     done();
   },
 });
@@ -196,5 +203,33 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     const span = (await exportedWhen((all) => all.some(isHealth))).find(isHealth);
     expect(span).toBeDefined();
     expect(span!.parentSpanId ?? '').toBe('');
+  });
+
+  test('a request logger carries its trace as bindings, written once; other loggers get the active span from the mixin (O13)', async ({
+    app,
+  }) => {
+    const { port } = app.server.address() as AddressInfo;
+    const caller = await createMemberWithSession(app);
+    const traceId = randomBytes(16).toString('hex');
+    // Unsampled (flags 00): the line still carries the trace it belongs to.
+    const answer = await get(port, '/api/auth/profile', {
+      ...caller.headers,
+      traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-00`,
+    });
+    expect(answer.status, answer.body).toBe(200);
+    const requestLine = rawLines.find((line) => line.includes(traceId) && line.includes('"path":"/api/auth/profile"'));
+    expect(requestLine).toBeDefined();
+    expect(requestLine!.split('"trace_id"')).toHaveLength(2);
+    expect(requestLine!.split('"span_id"')).toHaveLength(2);
+
+    const span = tracing.tracer.startSpan('outside a request');
+    context.with(trace.setSpan(context.active(), span), () => app.log.info('inside a span'));
+    span.end();
+    expect(lines.find((line) => line.msg === 'inside a span')).toMatchObject({
+      trace_id: span.spanContext().traceId,
+      span_id: span.spanContext().spanId,
+    });
+    app.log.info('outside any span');
+    expect(lines.find((line) => line.msg === 'outside any span')).not.toHaveProperty('trace_id');
   });
 });
