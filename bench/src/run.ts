@@ -38,10 +38,26 @@ function sidesOf(child: BenchChild, row: BenchRow, connections: number): Record<
   return sides;
 }
 
-async function measureRow(child: BenchChild, row: BenchRow, size: number, options: RunOptions): Promise<RowResult> {
+/** A copy of a dataset's smallest size, with a child on it, for the growth rows measured at its largest. */
+interface SmallestCopy {
+  size: number;
+  child: BenchChild;
+}
+
+async function measureRow(
+  child: BenchChild,
+  row: BenchRow,
+  size: number,
+  options: RunOptions,
+  smallest: SmallestCopy | null,
+): Promise<RowResult> {
   progress(`${row.name} at ${size.toLocaleString('en-US')} ${row.dataset.unit}`);
   const load = { ...options.load, connections: row.connections ?? options.load.connections };
-  const measured = await measureInterleaved(sidesOf(child, row, load.connections), load);
+  const sides = sidesOf(child, row, load.connections);
+  // The growth row's largest size: the smallest size's api and baseline are measured again in the same
+  // alternating slices, so the machine's drift since that size ran does not count as growth.
+  const paired = smallest ? prefixed('smallest.', sidesOf(smallest.child, row, load.connections)) : {};
+  const measured = await measureInterleaved({ ...sides, ...paired }, load);
   const { api, baseline } = measured as Record<'api' | 'baseline', LoadResult>;
   const counts = await child.call({ type: 'count', key: row.key });
   const result: RowResult = {
@@ -56,10 +72,30 @@ async function measureRow(child: BenchChild, row: BenchRow, size: number, option
   const reference = measured.reference;
   if (row.reference && reference)
     result.reference = { label: row.reference.label, perSecond: reference.requestsPerSecond };
+  const smallestApi = measured['smallest.api'];
+  const smallestBaseline = measured['smallest.baseline'];
+  if (smallest && smallestApi && smallestBaseline) {
+    result.growth = {
+      smallestSize: smallest.size,
+      api: { smallest: smallestApi.p50Ms, largest: api.p50Ms },
+      baseline: { smallest: smallestBaseline.p50Ms, largest: baseline.p50Ms },
+    };
+  }
   progress(
-    `  api ${api.requestsPerSecond.toFixed(0)} req/s p50 ${api.p50Ms.toFixed(2)} ms · baseline ${baseline.requestsPerSecond.toFixed(0)} req/s p50 ${baseline.p50Ms.toFixed(2)} ms · ${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}×`,
+    `  api ${api.requestsPerSecond.toFixed(0)} req/s p50 ${api.p50Ms.toFixed(2)} ms · baseline ${baseline.requestsPerSecond.toFixed(0)} req/s p50 ${baseline.p50Ms.toFixed(2)} ms · ${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}×` +
+      (result.growth
+        ? ` · p50 at ${smallest!.size.toLocaleString('en-US')} alongside: api ${result.growth.api.smallest.toFixed(2)} ms, baseline ${result.growth.baseline.smallest.toFixed(2)} ms`
+        : ''),
   );
   return result;
+}
+
+function prefixed(prefix: string, sides: Record<string, Side>): Record<string, Side> {
+  return Object.fromEntries(
+    Object.entries(sides)
+      .filter(([name]) => name !== 'reference')
+      .map(([name, side]) => [`${prefix}${name}`, side]),
+  );
 }
 
 /** What `--telemetry` exported and scraped over the run, so the table shows the work was really done. */
@@ -79,21 +115,43 @@ function telemetryTally(sink: OtlpSink | null) {
   };
 }
 
+/** The rows of a step that have a growth target and also ran at `size`. */
+const growthRows = (step: Step, size: number, mode: RunOptions['mode']) =>
+  step.rows.filter((row) => row.targets.maxP50Growth !== undefined && row.sizes[mode].includes(size));
+
 async function measureAll(context: RunContext, steps: Step[], sink: OtlpSink | null) {
   const results: RowResult[] = [];
   const tally = telemetryTally(sink);
   const telemetry = sink ? { otlpEndpoint: sink.url, sampleRatio: TELEMETRY_SAMPLE_RATIO } : null;
+  const { mode } = context.options;
   const databases = new Map<Dataset, string>();
+  /** Per dataset, a copy of its database at its smallest size (when it runs at more than one). */
+  const smallestCopies = new Map<Dataset, { size: number; url: string }>();
   for (const step of steps) {
     if (!databases.has(step.dataset)) databases.set(step.dataset, await context.scratch.forDataset(step.dataset.name));
     const databaseUrl = databases.get(step.dataset)!;
     await seedStep(databaseUrl, step);
+    const sizes = steps.filter((other) => other.dataset === step.dataset).map((other) => other.size);
+    if (sizes.length > 1 && step.size === sizes[0])
+      smallestCopies.set(step.dataset, {
+        size: step.size,
+        url: await context.scratch.snapshot(step.dataset.name, step.size),
+      });
+    const copy = step.size === sizes.at(-1) ? smallestCopies.get(step.dataset) : undefined;
+    const paired = copy ? growthRows(step, copy.size, mode) : [];
     const child = await startChild(context, databaseUrl, step, telemetry);
     const stopWatching = tally.watch(child);
+    const smallestChild =
+      copy && paired.length > 0
+        ? await startChild(context, copy.url, { ...step, size: copy.size, rows: paired }, telemetry, 'smallest:')
+        : null;
     try {
-      for (const row of step.rows) results.push(await measureRow(child, row, step.size, context.options));
+      for (const row of step.rows) {
+        const smallest = smallestChild && paired.includes(row) ? { size: copy!.size, child: smallestChild } : null;
+        results.push(await measureRow(child, row, step.size, context.options, smallest));
+      }
     } finally {
-      await child.stop();
+      await Promise.all([child.stop(), smallestChild?.stop()]);
       stopWatching();
     }
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { migrateDatabase } from '@nestegg/db/migrate';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
@@ -46,6 +47,23 @@ export class ScratchDatabases {
 
   async forDataset(dataset: string): Promise<string> {
     return this.create(`${this.run}_${dataset}`, await this.migratedTemplate());
+  }
+
+  /**
+   * A copy of a dataset's database as it is now (nobody may be connected to it): its smallest size, kept for
+   * the growth rows' paired measurement at the largest (`measureGrowth` in run.ts).
+   */
+  async snapshot(dataset: string, size: number): Promise<string> {
+    // The seeding connection has closed, but its server process may still be leaving (55006 until it has).
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.create(`${this.run}_${dataset}_at_${size}`, `${this.run}_${dataset}`);
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006' || attempt === 50) throw error;
+        this.names.pop();
+        await sleep(100);
+      }
+    }
   }
 
   async dropAll(): Promise<void> {

@@ -66,6 +66,8 @@ export function startChild(
   databaseUrl: string,
   step: Step,
   telemetry: TelemetryConfig | null = null,
+  /** Under the run's prefix, for a second child on other data whose keys must not meet the first's. */
+  redisSubPrefix = '',
 ): Promise<BenchChild> {
   const { options } = context;
   return BenchChild.start(
@@ -73,7 +75,7 @@ export function startChild(
       databaseUrl,
       redisUrl: options.redisUrl,
       redisClusterNodes: context.redisCluster?.nodes ?? null,
-      redisKeyPrefix: context.redisKeyPrefix,
+      redisKeyPrefix: `${context.redisKeyPrefix}${redisSubPrefix}`,
       rowKeys: step.rows.map((row) => row.key),
       size: step.size,
       logLevel: options.logLevel,
