@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addMonths, dateIn, startOfWeek, trailingPeriods } from './periods.js';
 
@@ -7,6 +8,32 @@ describe('calendar dates', () => {
     expect(dateIn('Asia/Seoul', instant)).toBe('2026-03-02');
     expect(dateIn('UTC', instant)).toBe('2026-03-01');
     expect(dateIn('America/Los_Angeles', instant)).toBe('2026-03-01');
+  });
+
+  it('takes the date the calendar of the time zone shows, for any instant and zone', () => {
+    const zones = [
+      'UTC',
+      'Asia/Seoul',
+      'America/Los_Angeles',
+      'Australia/Lord_Howe',
+      'Pacific/Kiritimati',
+      'America/St_Johns',
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.date({ min: new Date('0100-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }),
+        (zone, instant) => {
+          const parts = Object.fromEntries(
+            new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })
+              .formatToParts(instant)
+              .map((part) => [part.type, part.value]),
+          );
+          expect(dateIn(zone, instant)).toBe(`${parts.year}-${parts.month}-${parts.day}`);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('adds months, clamping to shorter months', () => {

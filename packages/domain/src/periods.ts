@@ -27,13 +27,19 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** The calendar date of `instant` in `timeZone` (an IANA name). */
+/** What the en-US formatter writes for a year of four digits: `MM/DD/YYYY`. */
+const US_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+
+/**
+ * The calendar date of `instant` in `timeZone` (an IANA name). `format` and a fixed pattern cost a fraction of
+ * `formatToParts` (net worth takes a date per wallet on every request); a year of other than four digits takes
+ * the parts.
+ */
 export function dateIn(timeZone: string, instant: Date): IsoDate {
-  const parts = Object.fromEntries(
-    formatterFor(timeZone)
-      .formatToParts(instant)
-      .map((p) => [p.type, p.value]),
-  );
+  const formatter = formatterFor(timeZone);
+  const us = US_DATE.exec(formatter.format(instant));
+  if (us) return `${us[3]}-${us[1]}-${us[2]}`;
+  const parts = Object.fromEntries(formatter.formatToParts(instant).map((p) => [p.type, p.value]));
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
