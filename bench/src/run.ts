@@ -84,7 +84,7 @@ async function measureRow(
   progress(
     `  api ${api.requestsPerSecond.toFixed(0)} req/s p50 ${api.p50Ms.toFixed(2)} ms · baseline ${baseline.requestsPerSecond.toFixed(0)} req/s p50 ${baseline.p50Ms.toFixed(2)} ms · ${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}×` +
       (result.growth
-        ? ` · p50 at ${smallest!.size.toLocaleString('en-US')} alongside: api ${result.growth.api.smallest.toFixed(2)} ms, baseline ${result.growth.baseline.smallest.toFixed(2)} ms`
+        ? ` · p50 at ${result.growth.smallestSize.toLocaleString('en-US')} alongside: api ${result.growth.api.smallest.toFixed(2)} ms, baseline ${result.growth.baseline.smallest.toFixed(2)} ms`
         : ''),
   );
   return result;

@@ -31,8 +31,8 @@ export class ScratchDatabases {
   }
 
   private async create(name: string, template?: string): Promise<string> {
-    this.names.push(name);
     await this.admin((sql) => sql.unsafe(`create database "${name}"${template ? ` template "${template}"` : ''}`));
+    this.names.push(name);
     return databaseUrlFor(this.baseUrl, name);
   }
 
@@ -51,7 +51,7 @@ export class ScratchDatabases {
 
   /**
    * A copy of a dataset's database as it is now (nobody may be connected to it): its smallest size, kept for
-   * the growth rows' paired measurement at the largest (`measureGrowth` in run.ts).
+   * the growth rows' paired measurement at the largest (`measureAll` in run.ts).
    */
   async snapshot(dataset: string, size: number): Promise<string> {
     // The seeding connection has closed, but its server process may still be leaving (55006 until it has).
@@ -60,7 +60,6 @@ export class ScratchDatabases {
         return await this.create(`${this.run}_${dataset}_at_${size}`, `${this.run}_${dataset}`);
       } catch (error) {
         if ((error as { code?: string }).code !== '55006' || attempt === 50) throw error;
-        this.names.pop();
         await sleep(100);
       }
     }
