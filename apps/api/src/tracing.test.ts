@@ -195,6 +195,27 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     expect(JSON.stringify(receiver.spans().filter((span) => span.traceId === traceId))).not.toContain('Coffee');
   });
 
+  test('traces the delta feed, whose statement is read as bytes (P29)', async ({ app }) => {
+    const { port } = app.server.address() as AddressInfo;
+    const caller = await createMemberWithSession(app);
+    const traceId = randomBytes(16).toString('hex');
+    const entry = JSON.stringify({ type: 'EXPENSE', amount: 4500, date: '2024-05-03', memo: '커피' });
+    const json = { ...caller.headers, 'content-type': 'application/json' };
+    expect((await post(port, '/api/account/entries', entry, json)).status).toBe(201);
+    const answer = await get(port, '/api/account/changes', {
+      ...caller.headers,
+      traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+    });
+    expect(answer.status, answer.body).toBe(200);
+    expect(JSON.parse(answer.body).changed.entries).toMatchObject([{ memo: '커피', amount: 4500 }]);
+    const inTrace = (spans: ExportedSpan[]) => spans.filter((span) => span.traceId === traceId);
+    const spans = inTrace(await exportedWhen((all) => inTrace(all).some(isServerSpan)));
+    const operations = spans
+      .filter((span) => attribute(span, 'db.system.name') === 'postgresql')
+      .map((span) => attribute(span, 'db.operation.name'));
+    expect(operations).toContain('WITH');
+  });
+
   test('starts a trace for a request without traceparent, and still answers', async ({ app }) => {
     const { port } = app.server.address() as AddressInfo;
     const answer = await get(port, '/healthz', {});

@@ -638,7 +638,7 @@ function feedText(firstSync: boolean): string {
   return `
       with changes as (
         select member_id, entity, entity_id, seq, deleted, record_json from ledger_change
-        where member_id = $1 and seq > $2 ${tombstones}
+        where member_id = $1 and seq > (select $2::bigint) ${tombstones}
         order by seq limit $3
       ), page as (
         select * from changes order by seq limit $4
@@ -661,16 +661,27 @@ type Json = Record<string, unknown>;
 interface FeedRow {
   counter: { seq: number; prunedSeq: number } | null;
   fetched: number;
-  last_seq: string | null;
+  last_seq: number | null;
   deleted: { entity: string; id: number }[];
-  /** `Entry[]` as JSON text, sent as it is. */
-  entries: string;
+  /** `Entry[]` as UTF-8 JSON, sent as it is. */
+  entries: Buffer;
   [records: string]: unknown;
 }
 
-function readFeed(sql: Sql, memberId: number, since: number | null, limit: number) {
+const FEED_COLUMNS = ['counter', 'fetched', 'last_seq', 'deleted', 'entries', ...Object.keys(SYNCED)];
+
+/** changes.service.ts `since`: the row's columns as PostgreSQL sent them, every one but the entries parsed. */
+async function readFeed(sql: Sql, memberId: number, since: number | null, limit: number): Promise<FeedRow> {
   const params: (number | string)[] = [memberId, since ?? 0, limit + 1, limit, memberId];
-  return sql.unsafe<FeedRow[]>(since === null ? FEED_TEXT.first : FEED_TEXT.next, params, { prepare: true });
+  const [columns] = await sql
+    .unsafe(since === null ? FEED_TEXT.first : FEED_TEXT.next, params, { prepare: true })
+    .raw();
+  const row: Record<string, unknown> = {};
+  FEED_COLUMNS.forEach((name, index) => {
+    const text = columns![index] as Buffer | null;
+    row[name] = name === 'entries' || text === null ? text : JSON.parse(text.toString());
+  });
+  return row as FeedRow;
 }
 
 /** recurrings.service.ts `nextDateOf`. */
@@ -784,15 +795,17 @@ export const changesBaseline = (deps: BaselineDeps) =>
     answer(reply, async () => {
       const since = query.since === undefined ? null : (decodeCursor(query.since, ['number'])[0] as number);
       const limit = Number(query.limit ?? 500);
-      const [feed] = await readFeed(deps.sql, memberId, since, limit);
-      const current = feed!.counter?.seq ?? 0;
-      if (since !== null && (since > current || since < (feed!.counter?.prunedSeq ?? 0))) {
+      const feed = await readFeed(deps.sql, memberId, since, limit);
+      const current = feed.counter?.seq ?? 0;
+      if (since !== null && (since > current || since < (feed.counter?.prunedSeq ?? 0))) {
         throw new Problem(409, 'RESYNC_REQUIRED');
       }
-      const hasMore = feed!.fetched > limit;
-      const cursor = encodeCursor([hasMore ? Number(feed!.last_seq) : Math.max(current, since ?? 0)]);
-      // routes.ts `changesJson`: the entries' text spliced in as the statement wrote it.
+      const hasMore = feed.fetched > limit;
+      const cursor = encodeCursor([hasMore ? Number(feed.last_seq) : Math.max(current, since ?? 0)]);
+      // routes.ts `changesJson`: the entries' bytes spliced in as the statement wrote them.
       reply.type('application/json; charset=utf-8');
-      return `{"cursor":${JSON.stringify(cursor)},"hasMore":${hasMore},"changed":{"entries":${feed!.entries},${JSON.stringify(renderChanged(feed!)).slice(1)},"deleted":${JSON.stringify(feed!.deleted)}}`;
+      const before = `{"cursor":${JSON.stringify(cursor)},"hasMore":${hasMore},"changed":{"entries":`;
+      const after = `,${JSON.stringify(renderChanged(feed)).slice(1)},"deleted":${JSON.stringify(feed.deleted)}}`;
+      return Buffer.concat([Buffer.from(before), feed.entries, Buffer.from(after)]);
     }),
   );

@@ -1,4 +1,4 @@
-import { lazyQuery, type PendingQuery } from './lazy-query';
+import { inShape, lazyQuery, type PendingQuery } from './lazy-query';
 
 /**
  * Telling "the database is away" apart from every other failure, and bounding how long a caller waits for
@@ -255,7 +255,7 @@ export function cappedBackoff(maxSeconds: number): (retries: number) => number {
 
 /** A statement that asks the driver for its query only once it holds a permit (awaited once, as drizzle does). */
 function gatedQuery(gate: ConnectionGate, create: () => PendingQuery) {
-  return lazyQuery((asValues) => gate.statement(() => (asValues ? create().values() : create())));
+  return lazyQuery((shape) => gate.statement(() => inShape(create(), shape)));
 }
 
 /**

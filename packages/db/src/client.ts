@@ -3,6 +3,7 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { ConnectionGate, cappedBackoff, gatedClient, lifetimeBetween } from './availability';
 import { activeCommitHook, type CommitHook, mayWrite } from './commit-hook';
+import { inShape, lazyQuery, type PendingQuery } from './lazy-query';
 import * as schema from './schema/index';
 import { tracedQuery } from './tracing';
 
@@ -112,8 +113,8 @@ function driverClient<T extends object>(client: T, prepare: boolean, root: boole
 
 /**
  * A lone write while a commit hook is active: run in a transaction that ends with the hook. Answers what
- * drizzle uses of a postgres.js pending query: awaiting it, or `.values()` (called at once, before the
- * transaction begins on the next microtask).
+ * the wrappers use of a postgres.js pending query: awaiting it, after `.values()` or `.raw()` (called at once,
+ * before the transaction begins on the next microtask).
  */
 function autoCommitWithHook(
   sql: postgres.Sql,
@@ -121,22 +122,15 @@ function autoCommitWithHook(
   query: string,
   params: unknown[] | undefined,
   options: object | undefined,
-) {
-  let asValues = false;
-  const result = Promise.resolve().then(() =>
+): PendingQuery {
+  return lazyQuery((shape) =>
     sql.begin(async (tx) => {
       const pending = tx.unsafe(query, params as postgres.ParameterOrJSON<never>[], options);
-      const rows = await (asValues ? pending.values() : pending);
+      const rows = await inShape(pending as unknown as PendingQuery, shape);
       await hook.beforeCommit(tx);
       return rows;
     }),
   );
-  return Object.assign(result, {
-    values() {
-      asValues = true;
-      return result;
-    },
-  });
 }
 
 export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {

@@ -5,6 +5,12 @@ import type { Database } from './client';
 /** A select built with drizzle whose rows come back as the driver reads them: see `rawSelect`. */
 export interface RawSelect<Row> {
   execute(values?: Record<string, unknown>): Promise<Row[]>;
+  /**
+   * The rows as the bytes PostgreSQL sent: each an array of its columns' text, in select order, undecoded (null
+   * for NULL). For a column the api sends on as it came (JSON the statement wrote), which then costs no UTF-8
+   * decoding into a string and no encoding back.
+   */
+  buffers(values?: Record<string, unknown>): Promise<(Buffer | null)[][]>;
 }
 
 const dialect = new PgDialect();
@@ -19,10 +25,10 @@ const dialect = new PgDialect();
  */
 export function rawSelect<Row>(db: Database, query: SQL | { toSQL(): Query }): RawSelect<Row> {
   const { sql: text, params } = query instanceof SQL ? dialect.sqlToQuery(query) : query.toSQL();
+  const run = (values: Record<string, unknown>) =>
+    db.$client.unsafe(text, fillPlaceholders(params, values) as never[], { prepare: true });
   return {
-    execute: (values = {}) =>
-      db.$client.unsafe(text, fillPlaceholders(params, values) as never[], { prepare: true }) as unknown as Promise<
-        Row[]
-      >,
+    execute: (values = {}) => run(values) as unknown as Promise<Row[]>,
+    buffers: (values = {}) => run(values).raw() as unknown as Promise<(Buffer | null)[][]>,
   };
 }

@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import { lazyQuery, type PendingQuery } from './lazy-query';
+import { inShape, lazyQuery, type PendingQuery } from './lazy-query';
 
 /** `SELECT`, `INSERT`, `WITH`, … : the statement's first keyword (comments and parentheses skipped). */
 export function operationOf(text: string): string {
@@ -13,7 +13,7 @@ export function operationOf(text: string): string {
  * values never reach the span.
  */
 export function tracedQuery(tracer: Tracer, text: string, create: () => PendingQuery): PendingQuery {
-  return lazyQuery((asValues) => {
+  return lazyQuery((shape) => {
     const operation = operationOf(text);
     return tracer.startActiveSpan(
       operation,
@@ -27,8 +27,7 @@ export function tracedQuery(tracer: Tracer, text: string, create: () => PendingQ
       },
       async (span) => {
         try {
-          const pending = create();
-          return await (asValues ? pending.values() : pending);
+          return await inShape(create(), shape);
         } catch (error) {
           // The driver's message, not the error object: a constraint error's detail can quote a value.
           const code = (error as { code?: unknown })?.code;

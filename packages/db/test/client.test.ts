@@ -88,6 +88,10 @@ describe('createDb', () => {
         'Raw 1',
       ]);
       expect((await preparedStatements(handle)).some((text) => text.includes('"member"."id" < $1'))).toBe(true);
+      // Or as the bytes PostgreSQL sent, column by column in select order.
+      const [bytes] = await newest.buffers({ before: below, limit: 1 });
+      expect(bytes!.map((column) => column?.toString())).toEqual([String(below - 1), 'Raw 2', rows[0]!.created_at]);
+      expect(bytes!.every((column) => Buffer.isBuffer(column))).toBe(true);
       expect(handle.gate?.inUse).toBe(0);
     } finally {
       await handle.close();

@@ -3,7 +3,14 @@ import { sql } from 'drizzle-orm';
 import { pgTable, serial, text } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CommitHook, createDb, type DbHandle, runWithCommitHook, runWithoutCommitHook } from '../src/index';
+import {
+  type CommitHook,
+  createDb,
+  type DbHandle,
+  rawSelect,
+  runWithCommitHook,
+  runWithoutCommitHook,
+} from '../src/index';
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `nestegg_db_commit_hook_${randomBytes(6).toString('hex')}`;
@@ -86,6 +93,15 @@ describe('commit hook', () => {
     expect([...cte]).toEqual([{ n: 1 }]);
     expect(hook.calls).toBe(2);
     expect(await hookLog()).toHaveLength(2);
+  });
+
+  it('wraps a raw write asked for its bytes the same way', async () => {
+    const hook = loggingHook();
+    const insert = rawSelect(handle.db, sql`insert into hook_probe (note) values ('bytes') returning note`);
+    const rows = await runWithCommitHook(hook, () => insert.buffers());
+    expect(rows.map((row) => row.map((column) => column?.toString()))).toEqual([['bytes']]);
+    expect(hook.calls).toBe(1);
+    expect(await hookLog()).toHaveLength(1);
   });
 
   it('rolls an auto-commit write back when it throws', async () => {

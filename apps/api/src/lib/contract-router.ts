@@ -13,11 +13,11 @@ export interface ContractRouterOptions {
 }
 
 /**
- * A body that is already JSON text: sent as it is (Fastify serialises only objects), typed as the contract's
+ * A body that is already JSON, as text or UTF-8 bytes: sent as it is (Fastify serialises only objects), typed as the contract's
  * body so the handler type-checks. Only for routers registered with `validatesOwnResponses`. (The reply is
  * typed by what is used of it: ts-rest's reply type orders Fastify's generics differently.)
  */
-export function jsonText<T>(reply: { type(contentType: string): unknown }, text: string): T {
+export function jsonText<T>(reply: { type(contentType: string): unknown }, text: string | Buffer): T {
   reply.type('application/json; charset=utf-8');
   return text as unknown as T;
 }

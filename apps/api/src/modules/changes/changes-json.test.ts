@@ -41,18 +41,21 @@ const entry = {
   updatedAt: '2026-11-20T09:30:00.123Z',
 };
 
-describe('the feed answer written as JSON text (L35)', () => {
+/** Entries' JSON as the driver hands the statement's column over: UTF-8 bytes. */
+const utf8 = (entries: unknown[]) => Buffer.from(JSON.stringify(entries));
+
+describe('the feed answer written as JSON text (L35, P29)', () => {
   it('is the head with the entries spliced in, in the contract key order', () => {
-    const text = changesJson({ head, entriesJson: JSON.stringify([entry]) });
+    const text = changesJson({ head, entriesJson: utf8([entry]) }).toString();
     expect(JSON.parse(text)).toEqual({ ...head, changed: { ...head.changed, entries: [entry] } });
     expect(Object.keys(JSON.parse(text))).toEqual(['cursor', 'hasMore', 'changed', 'deleted']);
     expect(() => checkAgainstContract(text)).not.toThrow();
   });
 
   it('fails the check outside production when an entry written by the database drifts from the contract', () => {
-    const extra = changesJson({ head, entriesJson: JSON.stringify([{ ...entry, memberId: 1 }]) });
-    expect(() => checkAgainstContract(extra)).toThrow(ContractDriftError);
-    const padded = changesJson({ head, entriesJson: JSON.stringify([{ ...entry, originalAmount: '1.0000x' }]) });
-    expect(() => checkAgainstContract(padded)).toThrow(ResponseValidationError);
+    const extra = changesJson({ head, entriesJson: utf8([{ ...entry, memberId: 1 }]) });
+    expect(() => checkAgainstContract(extra.toString())).toThrow(ContractDriftError);
+    const padded = changesJson({ head, entriesJson: utf8([{ ...entry, originalAmount: '1.0000x' }]) });
+    expect(() => checkAgainstContract(padded.toString())).toThrow(ResponseValidationError);
   });
 });

@@ -25,20 +25,25 @@ export default async function changesModule(app: FastifyInstance): Promise<void>
           since: query.since,
           limit: query.limit,
         });
-        const text = changesJson(page);
-        if (checked) checkAgainstContract(text);
-        return { status: 200, body: jsonText<Changes>(reply, text) };
+        const json = changesJson(page);
+        if (checked) checkAgainstContract(json.toString());
+        return { status: 200, body: jsonText<Changes>(reply, json) };
       },
     },
     { validatesOwnResponses: true },
   );
 }
 
-/** The answer's JSON: the head in the contract's key order with the entries' text spliced in. */
-export function changesJson({ head, entriesJson }: ChangesPage): string {
+/**
+ * The answer's JSON in UTF-8: the head in the contract's key order with the entries' bytes spliced in as the
+ * statement wrote them (decision P29: a string would cost decoding them, measuring them and encoding them back).
+ */
+export function changesJson({ head, entriesJson }: ChangesPage): Buffer {
   const { cursor, hasMore, changed, deleted } = head;
   const { entries: _empty, ...others } = changed;
-  return `{"cursor":${JSON.stringify(cursor)},"hasMore":${hasMore},"changed":{"entries":${entriesJson},${JSON.stringify(others).slice(1)},"deleted":${JSON.stringify(deleted)}}`;
+  const before = `{"cursor":${JSON.stringify(cursor)},"hasMore":${hasMore},"changed":{"entries":`;
+  const after = `,${JSON.stringify(others).slice(1)},"deleted":${JSON.stringify(deleted)}}`;
+  return Buffer.concat([Buffer.from(before), entriesJson, Buffer.from(after)]);
 }
 
 /** The whole answer, entries included, must pass the contract unchanged (no field it does not name, no default). */
