@@ -381,13 +381,28 @@ interface ValuedWallet {
   loan: LoanTerms | null;
 }
 
-function valued(row: WalletRow): ValuedWallet {
+/** net-worth.ts `loanTermsOf`. */
+function loanOf(
+  row: Pick<WalletRow, 'type' | 'loan_amount' | 'loan_rate' | 'loan_method' | 'loan_months' | 'loan_start'>,
+) {
   const complete =
     row.type === 'LOAN' &&
     row.loan_amount !== null &&
     row.loan_method !== null &&
     row.loan_months !== null &&
     row.loan_start !== null;
+  return complete
+    ? {
+        amount: money(row.loan_amount!),
+        annualRatePercent: row.loan_rate,
+        method: row.loan_method!,
+        months: row.loan_months!,
+        start: isoDay(row.loan_start!),
+      }
+    : null;
+}
+
+function valued(row: WalletRow): ValuedWallet {
   return {
     id: row.id,
     type: row.type,
@@ -396,15 +411,7 @@ function valued(row: WalletRow): ValuedWallet {
     createdOn: dateIn(API_TIME_ZONE, row.created_at),
     manualValuation: row.manual_valuation,
     currentValue: moneyOrNull(row.current_value),
-    loan: complete
-      ? {
-          amount: money(row.loan_amount!),
-          annualRatePercent: row.loan_rate,
-          method: row.loan_method!,
-          months: row.loan_months!,
-          start: isoDay(row.loan_start!),
-        }
-      : null,
+    loan: loanOf(row),
   };
 }
 
@@ -427,7 +434,10 @@ function totalsOf(values: number[]) {
   };
 }
 
-function valueToday(wallet: ValuedWallet, today: string): number {
+/** net-worth.ts `WalletNow`: what a wallet's value today depends on. */
+type WalletNow = Pick<ValuedWallet, 'type' | 'balance' | 'manualValuation' | 'currentValue' | 'loan'>;
+
+function valueToday(wallet: WalletNow, today: string): number {
   if (wallet.manualValuation) return wallet.currentValue ?? 0;
   if (wallet.loan) return -outstandingPrincipal(wallet.loan, today);
   return wallet.balance;
@@ -435,14 +445,41 @@ function valueToday(wallet: ValuedWallet, today: string): number {
 
 const today = () => dateIn(API_TIME_ZONE, new Date());
 
-/** Net worth now: the wallets list, valued. */
+/** wallets.service.ts `valuing`: the columns a wallet's value today needs. */
+const WALLET_NOW_COLUMNS =
+  '"type", "balance", "manual_valuation", "current_value", "loan_amount", "loan_rate", "loan_method", "loan_months", "loan_start"';
+type WalletNowRow = Pick<
+  WalletRow,
+  | 'type'
+  | 'balance'
+  | 'manual_valuation'
+  | 'current_value'
+  | 'loan_amount'
+  | 'loan_rate'
+  | 'loan_method'
+  | 'loan_months'
+  | 'loan_start'
+>;
+
+/** wallets.service.ts `walletNowOf`. */
+function walletNowOf(row: WalletNowRow): WalletNow {
+  return {
+    type: row.type,
+    balance: money(row.balance),
+    manualValuation: row.manual_valuation,
+    currentValue: moneyOrNull(row.current_value),
+    loan: loanOf(row),
+  };
+}
+
+/** Net worth now: the wallets' values today. */
 export const netWorthBaseline = (deps: BaselineDeps) =>
   guarded(deps, 'login', async (memberId) => {
     const rows = await deps.sql<
-      WalletRow[]
-    >`select ${deps.sql.unsafe(WALLET_COLUMNS)} from "account" where "account"."member_id" = ${memberId} order by "account"."sort_order" asc, "account"."id" asc`;
+      WalletNowRow[]
+    >`select ${deps.sql.unsafe(WALLET_NOW_COLUMNS)} from "account" where "account"."member_id" = ${memberId} order by "account"."sort_order" asc, "account"."id" asc`;
     const day = today();
-    const wallets = rows.map(valued);
+    const wallets = rows.map(walletNowOf);
     const values = wallets.map((wallet) => valueToday(wallet, day));
     const byType = new Map<string, number>();
     wallets.forEach((wallet, index) => {

@@ -61,8 +61,11 @@ export function loanTermsOf(wallet: LoanColumns): LoanTerms | null {
   };
 }
 
+/** What a wallet's value today depends on (its history and creation day only matter to the trend). */
+export type WalletNow = Pick<ValuedWallet, 'type' | 'balance' | 'manualValuation' | 'currentValue' | 'loan'>;
+
 /** Today's value of a wallet. */
-export function valueToday(wallet: ValuedWallet, today: IsoDate): number {
+export function valueToday(wallet: WalletNow, today: IsoDate): number {
   if (wallet.manualValuation) return wallet.currentValue ?? 0;
   if (wallet.loan) return -outstandingPrincipal(wallet.loan, today);
   return wallet.balance;
@@ -92,7 +95,7 @@ function totalsOf(values: number[]): Totals {
 }
 
 /** Net worth now: totals and the value per wallet type (types the member holds, in the contract's order). */
-export function netWorthNow(wallets: ValuedWallet[], today: IsoDate, typeOrder: readonly WalletType[]): NetWorth {
+export function netWorthNow(wallets: WalletNow[], today: IsoDate, typeOrder: readonly WalletType[]): NetWorth {
   const values = wallets.map((wallet) => valueToday(wallet, today));
   const byType = new Map<WalletType, number>();
   wallets.forEach((wallet, index) => {

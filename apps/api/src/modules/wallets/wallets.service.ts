@@ -9,7 +9,15 @@ import {
   type Wallet,
   walletTypes,
 } from '@nestegg/contract';
-import { account, accountEntry, type Database, type DbOrTx, walletLoanHistory, walletValueHistory } from '@nestegg/db';
+import {
+  account,
+  accountEntry,
+  type Database,
+  type DbOrTx,
+  rawSelect,
+  walletLoanHistory,
+  walletValueHistory,
+} from '@nestegg/db';
 import { dateIn, type IsoDate, trailingPeriods } from '@nestegg/domain';
 import { and, asc, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Clock } from '../../infrastructure.js';
@@ -26,6 +34,7 @@ import {
   trendPoints,
   type ValueBuckets,
   type ValuedWallet,
+  type WalletNow,
 } from './net-worth.js';
 import { toWallet, type WalletRow, walletColumns } from './wallet.view.js';
 import { assertLoanTerms, assertUnderWalletLimit } from './wallet-rules.js';
@@ -214,8 +223,8 @@ export class WalletsService {
 
   /** Assets, liabilities and net worth today, from the wallets alone (one statement). */
   async netWorth(memberId: number): Promise<NetWorth> {
-    const wallets = await this.valuedWallets(memberId);
-    return netWorthNow(wallets, this.today(), walletTypes);
+    const rows = await this.queries.valuing.execute({ memberId });
+    return netWorthNow(rows.map(walletNowOf), this.today(), walletTypes);
   }
 
   /**
@@ -254,14 +263,43 @@ export class WalletsService {
     return dateIn(this.deps.timeZone, this.deps.clock.now());
   }
 
-  private async valuedWallets(memberId: number): Promise<ValuedWallet[]> {
-    const rows = await this.queries.list.execute({ memberId });
-    return rows.map((row) => this.valued(row));
-  }
-
   private valued(row: WalletRow): ValuedWallet {
     return { ...row, createdOn: dateIn(this.deps.timeZone, row.createdAt), loan: loanTermsOf(row) };
   }
+}
+
+/** What valuing a wallet today reads of it, as the driver hands it over (bigints as text). */
+interface ValuingColumns {
+  type: Wallet['type'];
+  balance: string;
+  manual_valuation: boolean;
+  current_value: string | null;
+  loan_amount: string | null;
+  loan_rate: string | null;
+  loan_method: LoanMethod | null;
+  loan_months: number | null;
+  loan_start: string | null;
+}
+
+const moneyOrNull = (text: string | null) => (text === null ? null : Number(text));
+
+/** A wallet as its value today needs it, from its raw columns (decision P27: read no other column, map no row twice). */
+function walletNowOf(row: ValuingColumns): WalletNow {
+  const loanColumns = {
+    type: row.type,
+    loanAmount: moneyOrNull(row.loan_amount),
+    loanRate: row.loan_rate,
+    loanMethod: row.loan_method,
+    loanMonths: row.loan_months,
+    loanStart: row.loan_start,
+  };
+  return {
+    type: row.type,
+    balance: Number(row.balance),
+    manualValuation: row.manual_valuation,
+    currentValue: moneyOrNull(row.current_value),
+    loan: loanTermsOf(loanColumns),
+  };
 }
 
 const emptyLoanTerms = { loanAmount: null, loanRate: null, loanMethod: null, loanMonths: null, loanStart: null };
@@ -359,5 +397,24 @@ function prepareQueries(db: Database) {
     .orderBy(recorded.accountId, recorded.bucket, desc(recorded.day))
     .prepare('wallets_trend_values');
 
-  return { list, trendWallets, valueBuckets };
+  const valuing = rawSelect<ValuingColumns>(
+    db,
+    db
+      .select({
+        type: account.type,
+        balance: account.balance,
+        manualValuation: account.manualValuation,
+        currentValue: account.currentValue,
+        loanAmount: account.loanAmount,
+        loanRate: account.loanRate,
+        loanMethod: account.loanMethod,
+        loanMonths: account.loanMonths,
+        loanStart: account.loanStart,
+      })
+      .from(account)
+      .where(eq(account.memberId, memberId))
+      .orderBy(asc(account.sortOrder), asc(account.id)),
+  );
+
+  return { list, trendWallets, valueBuckets, valuing };
 }
