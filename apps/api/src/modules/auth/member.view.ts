@@ -1,5 +1,6 @@
 import type { AdminMember, MemberResponse } from '@nestegg/contract';
 import type { Member } from '@nestegg/db';
+import { isoInstant } from '../../lib/instants.js';
 
 /** The member columns both views show (the admin list leaves out the picture, which can be large). */
 export type MemberSummaryRow = Omit<
@@ -42,8 +43,6 @@ export interface MemberSummaryColumns {
   idpone_picture: string | null;
   created_at: string;
 }
-
-const isoInstant = (text: string) => new Date(text).toISOString();
 
 /** `toAdminMember` for a row of the admin list, read raw. */
 export function columnsToAdminMember(row: MemberSummaryColumns): AdminMember {
