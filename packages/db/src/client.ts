@@ -113,8 +113,8 @@ function driverClient<T extends object>(client: T, prepare: boolean, root: boole
 
 /**
  * A lone write while a commit hook is active: run in a transaction that ends with the hook. Answers what
- * the wrappers use of a postgres.js pending query: awaiting it, after `.values()` or `.raw()` (called at once,
- * before the transaction begins on the next microtask).
+ * the wrappers use of a postgres.js pending query: awaiting it, after `.values()` or `.raw()` (asked before it
+ * is awaited; the transaction begins when it is).
  */
 function autoCommitWithHook(
   sql: postgres.Sql,
