@@ -5,7 +5,7 @@ import { completeSchedule } from '../../../packages/domain/src/index.js';
 import type { BaselineDeps, BaselineHandler } from '../rows/types.js';
 import { API_TIME_ZONE, addDays, localDate } from './domain.js';
 import { memberOf } from './ledger.js';
-import { type MemberRow, toMemberResponse } from './members.js';
+import { memberProfileById, toMemberResponse } from './members.js';
 import { resolveSession } from './session.js';
 
 /*
@@ -450,9 +450,7 @@ export function profileBaseline(deps: BaselineDeps): BaselineHandler {
   return async (request, reply) => {
     const session = await resolveSession(deps, request);
     if (!session) return reply.code(401).send({ code: 'UNAUTHENTICATED' });
-    const [row] = await deps.sql<
-      MemberRow[]
-    >`select "id", "email", "email_verified", "password_hash", "display_name", "role", "status", "provider", "idpone_id", "idptwo_id", "idpone_picture", "profile_image", "profile_image_hash", "plan", "plan_expires_at", "plan_product", "plan_auto_renew", "points", "created_at", "updated_at" from "member" where "member"."id" = ${session.memberId}`;
+    const [row] = await memberProfileById(deps, session.memberId);
     return row ? toMemberResponse(row) : reply.code(401).send({ code: 'UNAUTHENTICATED' });
   };
 }

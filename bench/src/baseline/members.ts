@@ -1,3 +1,5 @@
+import type { BaselineDeps } from '../rows/types.js';
+
 /** Member rows as postgres.js returns them, and the JSON the api makes of them (apps/api/src/modules/auth/member.view.ts). */
 
 export interface MemberSummaryRow {
@@ -16,10 +18,19 @@ export interface MemberSummaryRow {
   created_at: Date;
 }
 
-export interface MemberRow extends MemberSummaryRow {
-  password_hash: string | null;
+export interface MemberProfileRow extends MemberSummaryRow {
   profile_image: string | null;
 }
+
+export interface MemberRow extends MemberProfileRow {
+  password_hash: string | null;
+}
+
+/** The profile read's statement: the member response's columns (the api's `memberResponseSelection`). */
+export const memberProfileById = (deps: BaselineDeps, id: number) =>
+  deps.sql<
+    MemberProfileRow[]
+  >`select "id", "email", "display_name", "role", "status", "provider", "plan", "plan_expires_at", "plan_product", "plan_auto_renew", "points", "idpone_picture", "created_at", "profile_image" from "member" where "member"."id" = ${id}`;
 
 export function toAdminMember(row: MemberSummaryRow) {
   return {
@@ -39,6 +50,6 @@ export function toAdminMember(row: MemberSummaryRow) {
   };
 }
 
-export function toMemberResponse(row: MemberRow) {
+export function toMemberResponse(row: MemberProfileRow) {
   return { ...toAdminMember(row), profileImage: row.profile_image };
 }

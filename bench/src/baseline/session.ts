@@ -128,7 +128,7 @@ function slideDue(expiresAt: Date, rememberMe: boolean): boolean {
 async function restoreFromBackup(deps: BaselineDeps, tokenHash: string, generation?: string) {
   const [row] = await deps.sql<
     SessionRow[]
-  >`select "id", "token_hash", "member_id", "display_name", "plan", "role", "remember_me", "expires_at", "created_at", "last_seen_at", "user_agent", "reauthenticated_at" from "auth_session" where ("auth_session"."token_hash" = ${tokenHash} and "auth_session"."expires_at" > ${new Date()})`;
+  >`select "member_id", "display_name", "plan", "role", "remember_me", "expires_at", "reauthenticated_at" from "auth_session" where ("auth_session"."token_hash" = ${tokenHash} and "auth_session"."expires_at" > ${new Date()})`;
   if (!row) return null;
   const expiresAt = slideDue(row.expires_at, row.remember_me)
     ? await slideBackup(deps.sql, tokenHash, row.remember_me)

@@ -1,7 +1,7 @@
 import argon2 from 'argon2';
 import type { FastifyReply } from 'fastify';
 import { beginLogin, loginSucceeded } from '../baseline/attempts.js';
-import { type MemberRow, toMemberResponse } from '../baseline/members.js';
+import { type MemberRow, memberProfileById, toMemberResponse } from '../baseline/members.js';
 import { ARGON2_OPTIONS, argon2VerificationsPerSecond, boundedVerify } from '../baseline/passwords.js';
 import { openSession, resolveSession } from '../baseline/session.js';
 import { BENCH_LOGIN, BENCH_MEMBER, BENCH_PASSWORD, membersDataset } from '../datasets/members.js';
@@ -21,11 +21,6 @@ const LOGIN_CONNECTIONS = 4;
 
 const unauthenticated = (reply: FastifyReply) => reply.code(401).send({ code: 'UNAUTHENTICATED' });
 
-const memberById = (deps: BaselineDeps, id: number) =>
-  deps.sql<
-    MemberRow[]
-  >`select "id", "email", "email_verified", "password_hash", "display_name", "role", "status", "provider", "idpone_id", "idptwo_id", "idpone_picture", "profile_image", "profile_image_hash", "plan", "plan_expires_at", "plan_product", "plan_auto_renew", "points", "created_at", "updated_at" from "member" where "member"."id" = ${id}`;
-
 const memberByEmail = (deps: BaselineDeps, email: string) =>
   deps.sql<
     MemberRow[]
@@ -35,7 +30,7 @@ function profileBaseline(deps: BaselineDeps): BaselineHandler {
   return async (request, reply) => {
     const session = await resolveSession(deps, request);
     if (!session) return unauthenticated(reply);
-    const [row] = await memberById(deps, session.memberId);
+    const [row] = await memberProfileById(deps, session.memberId);
     return row ? toMemberResponse(row) : unauthenticated(reply);
   };
 }

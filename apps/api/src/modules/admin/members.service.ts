@@ -25,6 +25,7 @@ import {
   columnsToAdminMember,
   type MemberSummaryColumns,
   type MemberSummaryRow,
+  memberSummarySelection,
   toAdminMember,
 } from '../auth/member.view.js';
 import { assertStrongPassword } from '../auth/password-strength.js';
@@ -39,23 +40,6 @@ export interface MembersDeps {
   accountDeletion: AccountDeletion;
   hasher: PasswordHasher;
 }
-
-/** The columns an admin sees: everything of the member response except the (large) profile image. */
-const adminMemberColumns = {
-  id: member.id,
-  email: member.email,
-  displayName: member.displayName,
-  role: member.role,
-  status: member.status,
-  provider: member.provider,
-  plan: member.plan,
-  planExpiresAt: member.planExpiresAt,
-  planProduct: member.planProduct,
-  planAutoRenew: member.planAutoRenew,
-  points: member.points,
-  idponePicture: member.idponePicture,
-  createdAt: member.createdAt,
-};
 
 /** Member admin rule: an admin cannot change or delete their own account through these operations. */
 function refuseSelf(actorId: number, memberId: number): void {
@@ -103,7 +87,7 @@ function prepareListQueries(db: Database) {
     rawSelect<MemberSummaryColumns>(
       db,
       db
-        .select(adminMemberColumns)
+        .select(memberSummarySelection)
         .from(member)
         .where(where)
         .orderBy(desc(member.id))
@@ -188,7 +172,7 @@ export class MemberAdministration {
         .update(member)
         .set({ plan, planExpiresAt: null, planProduct: null, planAutoRenew: false })
         .where(eq(member.id, memberId))
-        .returning(adminMemberColumns);
+        .returning(memberSummarySelection);
       return { row, tokenHashes: row ? await this.deps.sessions.updateMember(memberId, { plan }, tx) : [] };
     });
   }
@@ -198,7 +182,11 @@ export class MemberAdministration {
     refuseSelf(actorId, memberId);
     return changeMember(this.deps, async (tx) => {
       if (role !== 'ADMIN') await assertAnotherActiveAdminRemains(tx, memberId);
-      const [row] = await tx.update(member).set({ role }).where(eq(member.id, memberId)).returning(adminMemberColumns);
+      const [row] = await tx
+        .update(member)
+        .set({ role })
+        .where(eq(member.id, memberId))
+        .returning(memberSummarySelection);
       return { row, tokenHashes: row ? await this.deps.sessions.updateMember(memberId, { role }, tx) : [] };
     });
   }
@@ -211,7 +199,7 @@ export class MemberAdministration {
         .update(member)
         .set({ status })
         .where(eq(member.id, memberId))
-        .returning(adminMemberColumns);
+        .returning(memberSummarySelection);
       const revoke = row !== undefined && status === 'SUSPENDED';
       return { row, tokenHashes: revoke ? await this.deps.sessions.destroyAllOf(memberId, { tx }) : [] };
     });
@@ -233,7 +221,7 @@ export class MemberAdministration {
         .update(member)
         .set({ role: 'ADMIN' })
         .where(sql`lower(${member.email}) = ${email.trim().toLowerCase()}`)
-        .returning(adminMemberColumns);
+        .returning(memberSummarySelection);
       return { row, tokenHashes: row ? await this.deps.sessions.updateMember(row.id, { role: 'ADMIN' }, tx) : [] };
     });
   }
@@ -256,7 +244,7 @@ export class MemberAdministration {
           role: 'ADMIN',
           provider: 'LOCAL',
         })
-        .returning(adminMemberColumns);
+        .returning(memberSummarySelection);
       return toAdminMember(row!);
     } catch (error) {
       if (pgErrorCode(error) === UNIQUE_VIOLATION) {

@@ -1,5 +1,5 @@
 import type { AdminMember, MemberResponse } from '@nestegg/contract';
-import type { Member } from '@nestegg/db';
+import { type Member, member } from '@nestegg/db';
 import { isoInstant } from '../../lib/instants.js';
 
 /** The member columns both views show (the admin list leaves out the picture, which can be large). */
@@ -26,6 +26,26 @@ export function toAdminMember(row: MemberSummaryRow): AdminMember {
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+/** The summary's columns, to select (the admin list reads them raw, decision P27). */
+export const memberSummarySelection = {
+  id: member.id,
+  email: member.email,
+  displayName: member.displayName,
+  role: member.role,
+  status: member.status,
+  provider: member.provider,
+  plan: member.plan,
+  planExpiresAt: member.planExpiresAt,
+  planProduct: member.planProduct,
+  planAutoRenew: member.planAutoRenew,
+  points: member.points,
+  idponePicture: member.idponePicture,
+  createdAt: member.createdAt,
+};
+
+/** The member response's columns: the summary and the picture. */
+export const memberResponseSelection = { ...memberSummarySelection, profileImage: member.profileImage };
 
 /** The same columns as postgres.js reads them for a raw list (`rawSelect`): by column name, instants as text. */
 export interface MemberSummaryColumns {
@@ -61,6 +81,16 @@ export function columnsToAdminMember(row: MemberSummaryColumns): AdminMember {
     idpOnePicture: row.idpone_picture,
     createdAt: isoInstant(row.created_at),
   };
+}
+
+/** The member response's columns read raw (`memberResponseSelection`). */
+export interface MemberResponseColumns extends MemberSummaryColumns {
+  profile_image: string | null;
+}
+
+/** `toMemberResponse` for a row read raw: the profile read. */
+export function columnsToMemberResponse(row: MemberResponseColumns): MemberResponse {
+  return { ...columnsToAdminMember(row), profileImage: row.profile_image };
 }
 
 /** The member as the api shows it to its owner. */

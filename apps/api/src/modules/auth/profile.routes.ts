@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionOf } from '../../lib/session.js';
 import type { AuthHandlers } from './handlers.js';
-import { toMemberResponse } from './member.view.js';
+import { columnsToMemberResponse, toMemberResponse } from './member.view.js';
 import { assertRecentlyReauthenticated } from './reauthentication.js';
 
 export function profileHandlers(
@@ -12,7 +12,7 @@ export function profileHandlers(
   return {
     getProfile: async ({ request }) => ({
       status: 200,
-      body: toMemberResponse(await profiles.get(sessionOf(request).memberId)),
+      body: columnsToMemberResponse(await profiles.get(sessionOf(request).memberId)),
     }),
     updateProfile: async ({ body, request }) => ({
       status: 200,

@@ -140,6 +140,17 @@ const REFRESH_IF_PRESENT_SCRIPT = `
 return redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[2], 'XX') and 1 or 0
 `;
 
+/** What a session needs of its backup row (not its user agent, creation or last use). */
+const sessionBackupSelection = {
+  memberId: authSession.memberId,
+  displayName: authSession.displayName,
+  plan: authSession.plan,
+  role: authSession.role,
+  rememberMe: authSession.rememberMe,
+  expiresAt: authSession.expiresAt,
+  reauthenticatedAt: authSession.reauthenticatedAt,
+};
+
 type TouchResult = ['miss', string] | ['hit', string, number];
 
 declare module 'ioredis' {
@@ -190,7 +201,7 @@ export class SessionStore {
     this.redis = deps.redis;
     this.defineScripts();
     this.backupByToken = deps.db
-      .select()
+      .select(sessionBackupSelection)
       .from(authSession)
       .where(
         and(eq(authSession.tokenHash, sql.placeholder('tokenHash')), gt(authSession.expiresAt, sql.placeholder('now'))),
