@@ -272,7 +272,9 @@ function renderProfile(row: BenchRow, size: number, context: RunContext, sides: 
 
 export async function runProfile(context: RunContext, key: string): Promise<void> {
   const row = rowByKey(key);
-  const size = row.sizes[context.options.mode][0]!;
+  // --quick: the smallest size (fast to seed); the full preset: the largest, where growth shows.
+  const sizes = row.sizes[context.options.mode];
+  const size = context.options.mode === 'full' ? sizes.at(-1)! : sizes[0]!;
   const step = { dataset: row.dataset, size, rows: [row] };
   const databaseUrl = await context.scratch.forDataset(row.dataset.name);
   await seedStep(databaseUrl, step);

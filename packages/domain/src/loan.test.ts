@@ -63,4 +63,29 @@ describe('outstanding principal', () => {
     expect(value).toBeGreaterThan(0);
     expect(value).toBeLessThan(300_000_000);
   });
+
+  it('answers a balance asked before as it was worked out, for each of the terms that decide it', () => {
+    const variants: Array<[LoanTerms, number]> = [
+      [terms({}), 5],
+      [terms({}), 6],
+      [terms({ amount: 1_200_001 }), 5],
+      [terms({ annualRatePercent: '12.5' }), 5],
+      [terms({ annualRatePercent: null }), 6],
+      [terms({ method: 'EQUAL_PRINCIPAL' }), 5],
+      [terms({ method: 'BULLET' }), 5],
+      [terms({ months: 24 }), 5],
+    ];
+    const first = variants.map(([loan, paid]) => principalAfter(loan, paid));
+    expect(new Set(first).size).toBe(variants.length);
+    // Asked again in the other order, each gets its own answer, not a neighbour's.
+    const again = [...variants].reverse().map(([loan, paid]) => principalAfter(loan, paid));
+    expect(again.reverse()).toEqual(first);
+  });
+
+  it('keeps answering exactly after more balances than it keeps', () => {
+    const loan = terms({ amount: 300_000_000, annualRatePercent: '4.25', months: 360 });
+    const expected = principalAfter(loan, 36);
+    for (let amount = 1; amount <= 5_000; amount += 1) principalAfter(terms({ amount, months: 360 }), 36);
+    expect(principalAfter(loan, 36)).toBe(expected);
+  });
 });
