@@ -35,37 +35,34 @@ export function outstandingPrincipal(terms: LoanTerms, asOf: IsoDate): number {
   return principalAfter(terms, paid);
 }
 
-/**
- * Balances already worked out, by terms and payments made. An annuity's balance is exact BigInt arithmetic
- * over powers of about 8,500 bits for a 30-year loan (some 35 µs), and net worth asks it of the same loans on
- * every request; the answer depends on its inputs alone, so a bounded map keeps the recent ones.
- */
-const balances = new Map<string, number>();
-const BALANCES_KEPT = 4096;
-
 /** The principal owed right after payment `paid` (0 ≤ paid < months). */
 export function principalAfter(terms: LoanTerms, paid: number): number {
-  const key = `${terms.method} ${terms.amount} ${terms.annualRatePercent} ${terms.months} ${paid}`;
-  const known = balances.get(key);
-  if (known !== undefined) return known;
-  const balance = computePrincipalAfter(terms, paid);
-  if (balances.size >= BALANCES_KEPT) balances.delete(balances.keys().next().value!);
-  balances.set(key, balance);
-  return balance;
-}
-
-function computePrincipalAfter(terms: LoanTerms, paid: number): number {
-  const principal = BigInt(terms.amount);
-  const n = BigInt(terms.months);
-  const k = BigInt(paid);
   switch (terms.method) {
     case 'BULLET':
       return terms.amount;
     case 'EQUAL_PRINCIPAL':
-      return Number(divideRoundingHalfUp(principal * (n - k), n));
+      return Number(divideRoundingHalfUp(BigInt(terms.amount) * BigInt(terms.months - paid), BigInt(terms.months)));
     case 'EQUAL_PAYMENT':
-      return Number(annuityBalance(principal, terms.annualRatePercent, terms.months, paid));
+      return knownAnnuityBalance(terms, paid);
   }
+}
+
+/**
+ * Annuity balances already worked out, by amount, rate, months and payments made. Each is exact BigInt
+ * arithmetic over powers of about 8,500 bits for a 30-year loan (some 35 µs), and net worth asks it of the same
+ * loans on every request; the answer depends on those inputs alone, so a bounded map keeps the recent ones.
+ */
+const annuityBalances = new Map<string, number>();
+const ANNUITY_BALANCES_KEPT = 4096;
+
+function knownAnnuityBalance(terms: LoanTerms, paid: number): number {
+  const key = `${terms.amount} ${terms.annualRatePercent} ${terms.months} ${paid}`;
+  const known = annuityBalances.get(key);
+  if (known !== undefined) return known;
+  const balance = Number(annuityBalance(BigInt(terms.amount), terms.annualRatePercent, terms.months, paid));
+  if (annuityBalances.size >= ANNUITY_BALANCES_KEPT) annuityBalances.delete(annuityBalances.keys().next().value!);
+  annuityBalances.set(key, balance);
+  return balance;
 }
 
 /**
