@@ -1,5 +1,5 @@
 /**
- * The two defects of postgres.js 3.4.9's write scheduler that patches/postgres@3.4.9.patch repairs
+ * The defects of postgres.js 3.4.9 that patches/postgres@3.4.9.patch repairs
  * (docs/decisions/faults-and-bursts.md FD1), each driven to its state on purpose, not waited for:
  *
  * 1. A write on a connection whose socket is gone: `nextWrite` ran `socket.write` on `null` from a `setImmediate`
@@ -9,6 +9,8 @@
  * 2. A connection torn down with a write still buffered: teardown cancelled the pending flush but left its handle set,
  *    and `write` only schedules a flush when the handle is empty, so the reconnected connection never sent its startup
  *    message again: each query on it waited for `connect_timeout`, forever.
+ * 3. A query written between a socket error and its close stayed queued as sent (below).
+ * 4. The array-type fetch of a new connection: its failure was unhandled, and replayed after a reconnect (below).
  *
  * Both builds the apps can load are checked: `import` resolves to `src/` and `require` to `cjs/src/`.
  */
@@ -18,6 +20,7 @@ import { connect, type Socket } from 'node:net';
 import postgresEsm from 'postgres';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+type Sql = ReturnType<typeof postgresEsm>;
 const postgresCjs = createRequire(import.meta.url)('postgres') as typeof postgresEsm;
 const adminUrl = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 
@@ -182,3 +185,102 @@ describe.each([
     }
   });
 });
+
+/**
+ * Defect 4: every new connection first fetches the server's array types, and that query's promise had no handler. A
+ * backend terminated during it (57P01, as a restart or `pg_terminate_backend` does) raised an unhandledRejection, and
+ * the reconnected connection's first ReadyForQuery replayed the old error onto the query that opened it
+ * (porsager/postgres #1192, #1223). A lock on `pg_type` in a scratch database holds the fetch still, so the
+ * termination lands inside it every time.
+ */
+describe.each([
+  ['import (src/)', postgresEsm],
+  ['require (cjs/src/)', postgresCjs],
+])('postgres.js array-type fetch, %s', (_build, driver) => {
+  let unhandled: unknown[] = [];
+  const recordRejection = (reason: unknown) => unhandled.push(reason);
+  beforeEach(() => {
+    unhandled = [];
+    process.on('unhandledRejection', recordRejection);
+  });
+  afterEach(() => {
+    process.off('unhandledRejection', recordRejection);
+  });
+
+  /**
+   * Opens a connection whose array-type fetch waits on a lock held on `pg_type`, runs `whileHeld`, releases the lock,
+   * and answers how the query that opened the connection settled, and the next query.
+   */
+  async function openWithFetchHeld(
+    connection: Record<string, string | number>,
+    whileHeld: (admin: Sql, victim: string) => Promise<unknown>,
+  ) {
+    const admin = driver(adminUrl.toString(), { max: 1, onnotice: () => {} });
+    const database = `driver_patch_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    await admin.unsafe(`create database ${database}`);
+    const scratch = new URL(adminUrl);
+    scratch.pathname = `/${database}`;
+    const victim = `fetch-types-${database}`;
+    const locker = driver(scratch.toString(), { max: 1, onnotice: () => {} });
+    const sql = driver(scratch.toString(), {
+      max: 1,
+      onnotice: () => {},
+      connection: { application_name: victim, ...connection },
+    });
+    try {
+      await locker`select 1`; // its own connection and catalog caches are up before the lock
+      let opened: ReturnType<typeof within> | undefined;
+      await locker.begin(async (tx) => {
+        await tx`lock table pg_catalog.pg_type in access exclusive mode`;
+        opened = within(sql`select 1 as x`.execute(), 10_000); // handled from the start: only the driver's own may leak
+        await until(async () => (await waitingOnLock(admin, victim)) === 1);
+        await whileHeld(admin, victim);
+      });
+      const outcome = await opened;
+      await turns();
+      return { outcome, next: await within(sql`select 2 as x`, 5000) };
+    } finally {
+      await sql.end({ timeout: 1 });
+      await locker.end({ timeout: 1 });
+      await admin.unsafe(`drop database if exists ${database} with (force)`);
+      await admin.end({ timeout: 1 });
+    }
+  }
+
+  it('defect 4: a backend terminated in the fetch: the query that opened the connection is answered, nothing is unhandled', async () => {
+    const { outcome, next } = await openWithFetchHeld(
+      {},
+      (admin, victim) =>
+        // waits (up to 5 s) until the backend has gone, so the lock is released only after the termination
+        admin`select pg_terminate_backend(pid, 5000) from pg_stat_activity where application_name = ${victim}`,
+    );
+    expect(unhandled).toEqual([]); // unpatched: the fetch's 57P01
+    expect(outcome).toEqual({ value: [{ x: 1 }] }); // unpatched: 57P01 replayed from the terminated backend
+    expect(next).toEqual({ value: [{ x: 2 }] });
+  });
+
+  it('defect 4: the fetch cancelled by statement_timeout fails the query that opened the connection, nothing is unhandled', async () => {
+    const { outcome, next } = await openWithFetchHeld(
+      { statement_timeout: 200 },
+      () => new Promise((resolve) => setTimeout(resolve, 400)),
+    );
+    expect(unhandled).toEqual([]); // unpatched: the fetch's 57014
+    expect(outcome).toMatchObject({ error: { code: '57014' } });
+    expect(next).toEqual({ value: [{ x: 2 }] });
+  });
+});
+
+async function waitingOnLock(admin: Sql, applicationName: string) {
+  const rows = await admin`
+    select count(*)::int as n from pg_stat_activity
+    where application_name = ${applicationName} and wait_event_type = 'Lock'`;
+  return rows[0]!.n as number;
+}
+
+async function until(check: () => Promise<boolean>, ms = 5000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
