@@ -63,6 +63,26 @@ function recordRedisCommands(redis: RedisLike | null, into: string[]): () => voi
   };
 }
 
+/** A statement as the client sent it: its text and its parameters, serialised. */
+export interface SentStatement {
+  query: string;
+  parameters: unknown[];
+}
+
+/** Every statement the client sends while `run` runs, with its parameters. */
+export async function statementsSent(sql: CountedClients['sql'], run: () => Promise<void>): Promise<SentStatement[]> {
+  const sent: SentStatement[] = [];
+  const previous = sql.options.debug;
+  sql.options.debug = (_connection: number, query: string, parameters: unknown[]) =>
+    sent.push({ query, parameters: [...parameters] });
+  try {
+    await run();
+  } finally {
+    sql.options.debug = previous;
+  }
+  return sent;
+}
+
 /** Records every statement and Redis command the clients send while `run` makes `requests` requests. */
 export async function countPerRequest(
   clients: CountedClients,

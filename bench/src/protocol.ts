@@ -47,6 +47,7 @@ export interface CountResult {
 export type ChildCommand =
   | { type: 'count'; key: string }
   | { type: 'reference'; key: string; seconds: number; concurrency: number }
+  | { type: 'plans'; key: string }
   | { type: 'profile-start' }
   | { type: 'profile-stop'; file: string }
   | { type: 'cpu-usage' }
@@ -55,6 +56,8 @@ export type ChildCommand =
 export interface ChildReplies {
   count: CountResult;
   reference: number;
+  /** Each read statement of one baseline request with its `EXPLAIN (ANALYZE, BUFFERS)`. */
+  plans: string[];
   'profile-start': null;
   'profile-stop': null;
   /** The child's CPU time so far (user + system, every thread), in microseconds. */

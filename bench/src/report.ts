@@ -26,6 +26,8 @@ export interface PairedGrowth {
   smallestSize: number;
   api: { smallest: number; largest: number };
   baseline: { smallest: number; largest: number };
+  /** Over its target: how the database ran one request's reads at each end (`EXPLAIN (ANALYZE, BUFFERS)`). */
+  plans?: { smallest: string[]; largest: string[] };
 }
 
 export interface RunReport {
@@ -144,6 +146,25 @@ function flatnessTable(results: RowResult[]): string[] {
   ];
 }
 
+/** The plans the run took of each growth row over its target, so a full run's slow end can be read afterwards. */
+function growthPlans(results: RowResult[]): string[] {
+  const over = results.filter((result) => result.growth?.plans);
+  if (over.length === 0) return [];
+  const block = (title: string, plans: string[]) => ['', title, '', '```text', plans.join('\n\n'), '```'];
+  return [
+    '',
+    '### Plans of the rows over their growth target',
+    '',
+    "Taken right after the row's measurement, from one baseline request at each end (the api sends the same statements).",
+    ...over.flatMap(({ row, size, growth }) => [
+      '',
+      `#### ${row.name}`,
+      ...block(`At ${integer(growth!.smallestSize)} ${row.dataset.unit}:`, growth!.plans!.smallest),
+      ...block(`At ${integer(size)} ${row.dataset.unit}:`, growth!.plans!.largest),
+    ]),
+  ];
+}
+
 function yardstickTable(results: RowResult[]): string[] {
   const lines = results.flatMap((result) => {
     const over = result.row.targets.maxP50Over;
@@ -248,6 +269,7 @@ const FOOTER = [
   '- SQL / req and Redis / req: statements and Redis commands one request sends, counted in the child (postgres.js `debug` hook, ioredis `sendCommand`) over 10 requests, the quietest of three tries (the api also runs statements of its own, e.g. a session-invalidation drain every second); BEGIN/COMMIT count as statements.',
   "- Checks: each row's api and baseline must answer the same JSON (tokens and times aside) and send the same SQL and Redis commands; a ✗ there means the baseline needs updating before its ratio means anything.",
   '- Redis stopped: that api and its baseline start with a private `redis-server`, log in, then the server is stopped; ioredis fails fast (no offline queue) and the session comes from the `auth_session` backup.',
+  "- Plans: a growth row over its target gets `EXPLAIN (ANALYZE, BUFFERS)` of each read one baseline request sends, at both ends, right after its measurement (\"Plans of the rows over their growth target\"), so a slow end can be read after the run.",
   '',
   '## Targets',
   '',
@@ -277,6 +299,7 @@ export function renderReport(report: RunReport): string {
     '',
     ...mainTable(report.results, report.options.load.connections),
     ...flatnessTable(report.results),
+    ...growthPlans(report.results),
     ...yardstickTable(report.results),
     ...referenceTable(report.results),
     ...trafficList(report.results),

@@ -10,7 +10,7 @@ import { httpSide, type LoadResult, measureInterleaved, rateSide, type Side, seq
 import { describeMachine } from './machine.js';
 import { parseRunOptions, type RunOptions } from './options.js';
 import { runProfile } from './profile.js';
-import { type RowResult, renderReport } from './report.js';
+import { type PairedGrowth, type RowResult, renderReport } from './report.js';
 import { allRows } from './rows/index.js';
 import type { BenchRow, Dataset } from './rows/types.js';
 import { deleteRedisKeys, ScratchDatabases, scratchRedisPrefix } from './scratch.js';
@@ -81,6 +81,12 @@ async function measureRow(
       baseline: { smallest: smallestBaseline.p50Ms, largest: baseline.p50Ms },
     };
   }
+  if (result.growth && smallest && overGrowthTarget(row, result.growth)) {
+    result.growth.plans = {
+      smallest: await smallest.child.call({ type: 'plans', key: row.key }),
+      largest: await child.call({ type: 'plans', key: row.key }),
+    };
+  }
   progress(
     `  api ${api.requestsPerSecond.toFixed(0)} req/s p50 ${api.p50Ms.toFixed(2)} ms · baseline ${baseline.requestsPerSecond.toFixed(0)} req/s p50 ${baseline.p50Ms.toFixed(2)} ms · ${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}×` +
       (result.growth
@@ -89,6 +95,9 @@ async function measureRow(
   );
   return result;
 }
+
+const overGrowthTarget = (row: BenchRow, growth: PairedGrowth) =>
+  growth.api.largest / growth.api.smallest > (row.targets.maxP50Growth ?? Number.POSITIVE_INFINITY);
 
 function prefixed(prefix: string, sides: Record<string, Side>): Record<string, Side> {
   return Object.fromEntries(

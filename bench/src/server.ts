@@ -17,7 +17,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import postgres from 'postgres';
 import type { BaselineRedis } from './baseline/scripts.js';
 import { BENCH_PASSWORD } from './datasets/members.js';
-import { apiClients, type CountedClients, countPerRequest } from './instrument.js';
+import { apiClients, type CountedClients, countPerRequest, statementsSent } from './instrument.js';
 import {
   CHILD_CONFIG_VARIABLE,
   type ChildCommand,
@@ -228,6 +228,25 @@ async function countRequests(prepared: Prepared): Promise<CountResult> {
   };
 }
 
+/**
+ * How the database ran one baseline request's reads (the api's statements, one for one): each statement with
+ * its `EXPLAIN (ANALYZE, BUFFERS)`, run with the parameters it was sent with. For a growth row over its target.
+ */
+async function explainRequest(prepared: Prepared): Promise<string[]> {
+  const { sql } = prepared.side.deps;
+  const sent = await statementsSent(sql, () => repeat(prepared.baseline, prepared, 1));
+  const reads = sent.filter(({ query }) => /^\s*(select|with)\b/i.test(query));
+  const plans: string[] = [];
+  for (const { query, parameters } of reads) {
+    const plan = await sql
+      .unsafe(`explain (analyze, buffers) ${query}`, parameters as postgres.ParameterOrJSON<never>[])
+      .then((rows) => rows.map((row) => String(row['QUERY PLAN'])).join('\n'))
+      .catch((error: unknown) => `EXPLAIN failed: ${error instanceof Error ? error.message : String(error)}`);
+    plans.push(`${query}\n\n${plan}`);
+  }
+  return plans;
+}
+
 class Profiler {
   private session: Session | null = null;
 
@@ -314,6 +333,7 @@ function commandHandlers(prepared: Prepared[], sides: Sides, sql: postgres.Sql):
   };
   return {
     count: (command) => countRequests(find(command.key)),
+    plans: (command) => explainRequest(find(command.key)),
     reference: async (command) => {
       const reference = find(command.key).row.reference;
       if (!reference) throw new Error(`row ${command.key} has no reference`);
