@@ -68,13 +68,18 @@ const turns = async (count = 3) => {
 };
 
 let uncaught: unknown[] = [];
+let unhandled: unknown[] = [];
 const record = (error: unknown) => uncaught.push(error);
+const recordRejection = (reason: unknown) => unhandled.push(reason);
 beforeEach(() => {
   uncaught = [];
+  unhandled = [];
   process.on('uncaughtException', record);
+  process.on('unhandledRejection', recordRejection);
 });
 afterEach(() => {
   process.off('uncaughtException', record);
+  process.off('unhandledRejection', recordRejection);
 });
 
 describe.each([
@@ -197,16 +202,6 @@ describe.each([
   ['import (src/)', postgresEsm],
   ['require (cjs/src/)', postgresCjs],
 ])('postgres.js array-type fetch, %s', (_build, driver) => {
-  let unhandled: unknown[] = [];
-  const recordRejection = (reason: unknown) => unhandled.push(reason);
-  beforeEach(() => {
-    unhandled = [];
-    process.on('unhandledRejection', recordRejection);
-  });
-  afterEach(() => {
-    process.off('unhandledRejection', recordRejection);
-  });
-
   /**
    * Opens a connection whose array-type fetch waits on a lock held on `pg_type`, runs `whileHeld`, releases the lock,
    * and answers how the query that opened the connection settled, and the next query.
