@@ -269,7 +269,7 @@ const FOOTER = [
   '- SQL / req and Redis / req: statements and Redis commands one request sends, counted in the child (postgres.js `debug` hook, ioredis `sendCommand`) over 10 requests, the quietest of three tries (the api also runs statements of its own, e.g. a session-invalidation drain every second); BEGIN/COMMIT count as statements.',
   "- Checks: each row's api and baseline must answer the same JSON (tokens and times aside) and send the same SQL and Redis commands; a ✗ there means the baseline needs updating before its ratio means anything.",
   '- Redis stopped: that api and its baseline start with a private `redis-server`, log in, then the server is stopped; ioredis fails fast (no offline queue) and the session comes from the `auth_session` backup.',
-  "- Plans: a growth row over its target gets `EXPLAIN (ANALYZE, BUFFERS)` of each read one baseline request sends, at both ends, right after its measurement (\"Plans of the rows over their growth target\"), so a slow end can be read after the run.",
+  '- Plans: a growth row over its target gets `EXPLAIN (ANALYZE, BUFFERS)` of each read one baseline request sends, at both ends, right after its measurement ("Plans of the rows over their growth target"), so a slow end can be read after the run.',
   '',
   '## Targets',
   '',
