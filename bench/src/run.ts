@@ -124,6 +124,30 @@ function telemetryTally(sink: OtlpSink | null) {
   };
 }
 
+/**
+ * Every row of a child, api and baseline (and the smallest copy's), loaded for the warm-up before any row is
+ * measured: they share their libraries and V8's optimisation of them, so a row measured right after a child
+ * starts, or after rows that warmed other code, came out 0.1-0.2x apart (docs/performance.md). Each row still
+ * warms up again just before its own measurement.
+ */
+async function warmUpStep(
+  child: BenchChild,
+  rows: BenchRow[],
+  options: RunOptions,
+  smallestChild: BenchChild | null,
+  paired: BenchRow[],
+): Promise<void> {
+  const seconds = options.load.warmupSeconds;
+  if (seconds <= 0) return;
+  progress(`warming up ${rows.length} row(s) for ${seconds} s each side`);
+  for (const row of rows) {
+    const connections = row.connections ?? options.load.connections;
+    const sides = Object.values(sidesOf(child, row, connections));
+    if (smallestChild && paired.includes(row)) sides.push(...Object.values(sidesOf(smallestChild, row, connections)));
+    for (const side of sides) if (side.warmsUp) await side.run(seconds);
+  }
+}
+
 /** The rows of a step that have a growth target and also ran at `size`. */
 const growthRows = (step: Step, size: number, mode: RunOptions['mode']) =>
   step.rows.filter((row) => row.targets.maxP50Growth !== undefined && row.sizes[mode].includes(size));
@@ -155,6 +179,7 @@ async function measureAll(context: RunContext, steps: Step[], sink: OtlpSink | n
         ? await startChild(context, copy.url, { ...step, size: copy.size, rows: paired }, telemetry, 'smallest:')
         : null;
     try {
+      await warmUpStep(child, step.rows, context.options, smallestChild, paired);
       for (const row of step.rows) {
         const smallest = smallestChild && paired.includes(row) ? { size: copy!.size, child: smallestChild } : null;
         results.push(await measureRow(child, row, step.size, context.options, smallest));

@@ -70,12 +70,6 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   });
   if (tracing) nameServerSpans(app);
   app.decorate('env', env);
-  // Callback-style onSend hooks (here and in the plugins): with no promise in the chain the answer is written
-  // within `reply.send`, so the handler's returned reply is already sent and Fastify waits on nothing (P21).
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    done(null, payload);
-  });
 
   await app.register(errorHandler);
   if (env.NODE_ENV === 'test') await app.register(problemCodeCheck);

@@ -1,3 +1,4 @@
+import { withWrappedFunctions } from './function-proxy';
 import { inShape, lazyQuery, type PendingQuery } from './lazy-query';
 
 /**
@@ -264,16 +265,12 @@ function gatedQuery(gate: ConnectionGate, create: () => PendingQuery) {
  * connection and take none.
  */
 export function gatedClient<T extends object>(client: T, gate: ConnectionGate): T {
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      if (property === 'unsafe') {
-        return (...args: unknown[]) => gatedQuery(gate, () => value.apply(target, args) as PendingQuery);
-      }
-      if (property === 'begin') return (...args: unknown[]) => gate.transaction(() => value.apply(target, args));
-      return value.bind(target);
-    },
+  return withWrappedFunctions(client, (property, value) => {
+    if (property === 'unsafe') {
+      return (...args: unknown[]) => gatedQuery(gate, () => value.apply(client, args) as PendingQuery);
+    }
+    if (property === 'begin') return (...args: unknown[]) => gate.transaction(() => value.apply(client, args));
+    return value.bind(client);
   });
 }
 

@@ -70,6 +70,14 @@ function problemBody(
   };
 }
 
+/** For answers to requests that failed before the edge hook ran (a URL the router refused, say). */
+function setEdgeHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  for (const [name, value] of Object.entries(baselineSecurityHeaders)) {
+    if (!reply.hasHeader(name)) reply.header(name, value);
+  }
+  if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
+}
+
 export function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -82,9 +90,7 @@ export function sendProblem(
     request.url.split('?')[0],
     problem.errors,
   );
-  for (const [name, value] of Object.entries(baselineSecurityHeaders)) {
-    if (!reply.hasHeader(name)) reply.header(name, value);
-  }
+  setEdgeHeaders(request, reply);
   return reply.status(problem.status).type('application/problem+json').send(JSON.stringify(body));
 }
 
@@ -293,9 +299,7 @@ export function problemInsteadOf(error: unknown, request: FastifyRequest, reply:
   );
   const { problem, headers } = lateProblem(error);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-  for (const [name, value] of Object.entries(baselineSecurityHeaders)) {
-    if (!reply.hasHeader(name)) reply.header(name, value);
-  }
+  setEdgeHeaders(request, reply);
   reply.code(problem.status).type('application/problem+json');
   return JSON.stringify({ ...problem, instance: request.url.split('?')[0] });
 }

@@ -89,6 +89,20 @@ describe('security headers and caching', () => {
     expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  test('an answer to a URL the router refuses, before any hook ran, still carries the edge headers', async ({
+    app,
+  }) => {
+    const refused = await app.inject({
+      method: 'GET',
+      url: '/api/account/wallets/%E0%A4%A',
+      headers: { 'x-request-id': 'bad-url-1' },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(refused.headers['x-request-id']).toBe('bad-url-1');
+    expect(refused.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   test('answers headers over the size limit with a 431 problem on the raw socket', async ({ app }) => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };

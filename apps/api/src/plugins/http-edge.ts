@@ -36,17 +36,21 @@ async function registerShedding(app: FastifyInstance, env: Env): Promise<void> {
  * `config: { pressureHandler: () => undefined }` (the health checks do).
  */
 /**
- * While the api drains (from `close()` on), a request that still arrives on an open connection answers 503
+ * Every request's security headers and `x-request-id`, set as it arrives. While the api drains (from
+ * `close()` on), a request that still arrives on an open connection answers 503
  * `SERVICE_UNAVAILABLE` problem+json with `Retry-After` and `Connection: close`, so the client retries on
  * another replica (decision FO31). Fastify's own answer there (`return503OnClosing`) is plain JSON.
  */
-function refuseWhileDraining(app: FastifyInstance): void {
+function edgeHook(app: FastifyInstance): void {
   let draining = false;
   app.addHook('preClose', (done) => {
     draining = true;
     done();
   });
-  app.addHook('onRequest', (_request, reply, done) => {
+  // One hook for every request: headers first, so that a refusal carries them too.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(baselineSecurityHeaders);
+    reply.header('x-request-id', request.id);
     if (!draining) return done();
     reply.header('connection', 'close');
     done(new ServiceUnavailableError('SERVICE_UNAVAILABLE', 'This instance is shutting down. Try again.', 1));
@@ -55,11 +59,7 @@ function refuseWhileDraining(app: FastifyInstance): void {
 
 export default fp<{ env: Env }>(
   async (app, { env }) => {
-    app.addHook('onRequest', (_request, reply, done) => {
-      reply.headers(baselineSecurityHeaders);
-      done();
-    });
-    refuseWhileDraining(app);
+    edgeHook(app);
     // No origin configured: no CORS handling at all (a browser on another origin is refused).
     if (env.CORS_ORIGINS.length === 0) return registerShedding(app, env);
     await app.register(cors, {
