@@ -31,11 +31,6 @@ async function registerShedding(app: FastifyInstance, env: Env): Promise<void> {
 }
 
 /**
- * What every response crosses: security headers (errors included), CORS for the configured origins,
- * and load shedding when the event loop or the heap is saturated. Routes opt out of shedding with
- * `config: { pressureHandler: () => undefined }` (the health checks do).
- */
-/**
  * Every request's security headers and `x-request-id`, set as it arrives. While the api drains (from
  * `close()` on), a request that still arrives on an open connection answers 503
  * `SERVICE_UNAVAILABLE` problem+json with `Retry-After` and `Connection: close`, so the client retries on
@@ -57,6 +52,11 @@ function edgeHook(app: FastifyInstance): void {
   });
 }
 
+/**
+ * What every response crosses: security headers (errors included), CORS for the configured origins,
+ * and load shedding when the event loop or the heap is saturated. Routes opt out of shedding with
+ * `config: { pressureHandler: () => undefined }` (the health checks do).
+ */
 export default fp<{ env: Env }>(
   async (app, { env }) => {
     edgeHook(app);
