@@ -1,4 +1,3 @@
-import { withWrappedFunctions } from './function-proxy';
 import { inShape, lazyQuery, type PendingQuery } from './lazy-query';
 
 /**
@@ -265,12 +264,16 @@ function gatedQuery(gate: ConnectionGate, create: () => PendingQuery) {
  * connection and take none.
  */
 export function gatedClient<T extends object>(client: T, gate: ConnectionGate): T {
-  return withWrappedFunctions(client, (property, value) => {
-    if (property === 'unsafe') {
-      return (...args: unknown[]) => gatedQuery(gate, () => value.apply(client, args) as PendingQuery);
-    }
-    if (property === 'begin') return (...args: unknown[]) => gate.transaction(() => value.apply(client, args));
-    return value.bind(client);
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      if (property === 'unsafe') {
+        return (...args: unknown[]) => gatedQuery(gate, () => value.apply(target, args) as PendingQuery);
+      }
+      if (property === 'begin') return (...args: unknown[]) => gate.transaction(() => value.apply(target, args));
+      return value.bind(target);
+    },
   });
 }
 

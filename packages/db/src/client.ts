@@ -3,7 +3,6 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { ConnectionGate, cappedBackoff, gatedClient, lifetimeBetween } from './availability';
 import { activeCommitHook, type CommitHook, mayWrite } from './commit-hook';
-import { withWrappedFunctions } from './function-proxy';
 import { inShape, lazyQuery, type PendingQuery } from './lazy-query';
 import * as schema from './schema/index';
 import { tracedQuery } from './tracing';
@@ -76,35 +75,39 @@ type Callback = (client: unknown) => unknown;
  * so that the hook commits with it.
  */
 function driverClient<T extends object>(client: T, prepare: boolean, root: boolean, tracer?: Tracer): T {
-  return withWrappedFunctions(client, (property, value) => {
-    if (property === 'unsafe') {
-      return (query: string, params?: unknown[], options?: object) => {
-        const queryOptions = prepare ? { ...options, prepare: true } : options;
-        const hook = root ? activeCommitHook() : undefined;
-        const create = () =>
-          hook && mayWrite(query)
-            ? autoCommitWithHook(client as unknown as postgres.Sql, hook, query, params, queryOptions)
-            : value.call(client, query, params, queryOptions);
-        // Inside a sampled request or job only: start-up checks, listeners and the like would each make a trace,
-        // and under an unsampled one the span would record nothing (decision O15).
-        return tracer && trace.getActiveSpan()?.isRecording() ? tracedQuery(tracer, query, create) : create();
-      };
-    }
-    if (property === 'begin' || property === 'savepoint') {
-      return (...args: unknown[]) => {
-        const callback = args.pop() as Callback;
-        const hook = root && property === 'begin' ? activeCommitHook() : undefined;
-        const wrap = (inner: object) => driverClient(inner, prepare, false, tracer);
-        if (!hook) return value.call(client, ...args, (inner: object) => callback(wrap(inner)));
-        return value.call(client, ...args, async (inner: postgres.TransactionSql) => {
-          const returned = callback(wrap(inner));
-          const result = await (Array.isArray(returned) ? Promise.all(returned) : returned);
-          await hook.beforeCommit(inner);
-          return result;
-        });
-      };
-    }
-    return value.bind(client);
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      if (property === 'unsafe') {
+        return (query: string, params?: unknown[], options?: object) => {
+          const queryOptions = prepare ? { ...options, prepare: true } : options;
+          const hook = root ? activeCommitHook() : undefined;
+          const create = () =>
+            hook && mayWrite(query)
+              ? autoCommitWithHook(target as unknown as postgres.Sql, hook, query, params, queryOptions)
+              : value.call(target, query, params, queryOptions);
+          // Inside a sampled request or job only: start-up checks, listeners and the like would each make a trace,
+          // and under an unsampled one the span would record nothing (decision O15).
+          return tracer && trace.getActiveSpan()?.isRecording() ? tracedQuery(tracer, query, create) : create();
+        };
+      }
+      if (property === 'begin' || property === 'savepoint') {
+        return (...args: unknown[]) => {
+          const callback = args.pop() as Callback;
+          const hook = root && property === 'begin' ? activeCommitHook() : undefined;
+          const wrap = (inner: object) => driverClient(inner, prepare, false, tracer);
+          if (!hook) return value.call(target, ...args, (inner: object) => callback(wrap(inner)));
+          return value.call(target, ...args, async (inner: postgres.TransactionSql) => {
+            const returned = callback(wrap(inner));
+            const result = await (Array.isArray(returned) ? Promise.all(returned) : returned);
+            await hook.beforeCommit(inner);
+            return result;
+          });
+        };
+      }
+      return value.bind(target);
+    },
   });
 }
 
