@@ -6,10 +6,17 @@
  * spans, and the batch processor exports them over OTLP/HTTP to a sink in the same process (its receiving
  * counts too). CPU time per request, at sampler ratios 0, 0.1 and 1, measures in microseconds what the paired
  * HTTP run (`--telemetry-cost`) can only resolve on a quiet machine.
+ *
+ * `--instructions` counts instructions instead (valgrind's callgrind), which other processes do not move: each
+ * ratio runs in a process of its own under callgrind, once with `REQUESTS` requests and once with three times
+ * as many, and the difference over the extra requests is the count per request, start-up left out.
  */
 
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { contextFromHeaders, startTracing, type Tracing, traceFields } from '@nestegg/telemetry';
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import { answerOtlpExport } from './telemetry.js';
@@ -44,18 +51,29 @@ function request(tracing: Tracing): void {
   });
 }
 
-async function microsPerRequest(tracing: Tracing): Promise<number> {
-  const started = process.cpuUsage();
-  for (let index = 0; index < REQUESTS; index += 1) {
+async function replay(tracing: Tracing, requests: number): Promise<void> {
+  for (let index = 0; index < requests; index += 1) {
     request(tracing);
     if (index % BURST === 0) await new Promise((resolve) => setTimeout(resolve, 1));
   }
   await tracing.flush();
+}
+
+async function microsPerRequest(tracing: Tracing): Promise<number> {
+  const started = process.cpuUsage();
+  await replay(tracing, REQUESTS);
   const { user, system } = process.cpuUsage(started);
   return (user + system) / REQUESTS;
 }
 
-async function measure(ratio: string, collector: string): Promise<number[]> {
+async function withTracing<T>(ratio: string, run: (tracing: Tracing) => Promise<T>): Promise<T> {
+  const sink = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => answerOtlpExport(request, response));
+  });
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  const collector = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+  // The exporter reads the endpoint from the process's environment itself.
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector;
   const tracing = await startTracing('telemetry-spans', {
     OTEL_EXPORTER_OTLP_ENDPOINT: collector,
@@ -64,24 +82,56 @@ async function measure(ratio: string, collector: string): Promise<number[]> {
   });
   if (!tracing) throw new Error('tracing did not start');
   try {
-    const rounds: number[] = [];
-    for (let round = 0; round < 5; round += 1) rounds.push(await microsPerRequest(tracing));
-    return rounds;
+    return await run(tracing);
   } finally {
     await tracing.shutdown();
+    sink.close();
   }
 }
 
-const sink = createServer((request, response) => {
-  request.resume();
-  request.on('end', () => answerOtlpExport(request, response));
-});
-await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-const collector = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
-for (const ratio of ['0', '0.1', '1']) {
-  const rounds = (await measure(ratio, collector)).sort((a, b) => a - b);
-  console.log(
-    `sampler ratio ${ratio}: ${rounds[2]!.toFixed(2)} µs CPU per request (median of 5 rounds of ${REQUESTS})`,
-  );
+const RATIOS = ['0', '0.1', '1'];
+/** Requests of the shorter counted run: enough that the export's code is optimised before most of them. */
+const COUNTED = 50_000;
+
+async function printMicros(): Promise<void> {
+  for (const ratio of RATIOS) {
+    const rounds = await withTracing(ratio, async (tracing) => {
+      const measured: number[] = [];
+      for (let round = 0; round < 5; round += 1) measured.push(await microsPerRequest(tracing));
+      return measured.sort((a, b) => a - b);
+    });
+    console.log(
+      `sampler ratio ${ratio}: ${rounds[2]!.toFixed(2)} µs CPU per request (median of 5 rounds of ${REQUESTS})`,
+    );
+  }
 }
-sink.close();
+
+/** Instructions of this script run with `--replay <ratio> <requests>` under callgrind (all threads). */
+async function instructionsOf(ratio: string, requests: number): Promise<number> {
+  const script = fileURLToPath(import.meta.url);
+  const { stderr } = await promisify(execFile)(
+    'valgrind',
+    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...process.execArgv, script].concat([
+      '--replay',
+      ratio,
+      String(requests),
+    ]),
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
+  const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr)?.[1];
+  if (!refs) throw new Error(`callgrind printed no instruction count:\n${stderr}`);
+  return Number(refs.replaceAll(',', ''));
+}
+
+async function printInstructions(): Promise<void> {
+  for (const ratio of RATIOS) {
+    const [once, thrice] = await Promise.all([instructionsOf(ratio, COUNTED), instructionsOf(ratio, 3 * COUNTED)]);
+    const perRequest = (thrice - once) / (2 * COUNTED);
+    console.log(`sampler ratio ${ratio}: ${Math.round(perRequest).toLocaleString('en-US')} instructions per request`);
+  }
+}
+
+const [mode, ratio, requests] = process.argv.slice(2);
+if (mode === '--replay') await withTracing(ratio!, (tracing) => replay(tracing, Number(requests)));
+else if (mode === '--instructions') await printInstructions();
+else await printMicros();
