@@ -8,7 +8,7 @@
  * HTTP run (`--telemetry-cost`) can only resolve on a quiet machine.
  *
  * `--instructions` counts instructions instead (valgrind's callgrind), which other processes do not move: each
- * ratio runs in a process of its own under callgrind, once with `REQUESTS` requests and once with three times
+ * ratio runs in a process of its own under callgrind, once with `COUNTED` requests and once with three times
  * as many, and the difference over the extra requests is the count per request, start-up left out.
  */
 
