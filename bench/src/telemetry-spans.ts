@@ -111,11 +111,16 @@ async function instructionsOf(ratio: string, requests: number): Promise<number> 
   const script = fileURLToPath(import.meta.url);
   const { stderr } = await promisify(execFile)(
     'valgrind',
-    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...process.execArgv, script].concat([
+    [
+      '--tool=callgrind',
+      '--callgrind-out-file=/dev/null',
+      process.execPath,
+      ...process.execArgv,
+      script,
       '--replay',
       ratio,
       String(requests),
-    ]),
+    ],
     { maxBuffer: 16 * 1024 * 1024 },
   );
   const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr)?.[1];
