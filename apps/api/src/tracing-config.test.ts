@@ -8,10 +8,11 @@ import {
   contextFromHeaders,
   otlpProtocolFrom,
   startTracing,
+  type Tracing,
   tracingConfigured,
 } from '@nestegg/telemetry';
 import { startOtlpReceiver } from '@nestegg/testing';
-import { SpanKind, trace } from '@opentelemetry/api';
+import { type Span, SpanKind, trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 
 const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
@@ -173,5 +174,52 @@ describe('OTLP protocol (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, OTEL_EXPORTER_OTLP_
         serviceName: 'nestegg-api',
       });
     }
+  });
+});
+
+describe('the ratio samplers (OTEL_TRACES_SAMPLER=traceidratio, parentbased_traceidratio)', () => {
+  /** Starts spans (never ended: nothing is exported) under the given sampler variables, then stops tracing. */
+  async function spansUnder(sampler: Record<string, string>, start: (tracing: Tracing) => Span[]) {
+    const tracing = await startTracing('nestegg-api', { ...endpoint, ...sampler });
+    if (!tracing) throw new Error('tracing did not start');
+    try {
+      return start(tracing);
+    } finally {
+      await tracing.shutdown();
+    }
+  }
+  const parentBased = (ratio: string) => ({
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: ratio,
+  });
+  const roots = (count: number) => (tracing: Tracing) =>
+    Array.from({ length: count }, () => tracing.tracer.startSpan('root'));
+
+  it('samples root spans at the ratio, with valid and distinct ids', async () => {
+    const spans = await spansUnder(parentBased('0.25'), roots(20_000));
+    const contexts = spans.map((span) => span.spanContext());
+    expect(contexts.every((context) => trace.isSpanContextValid(context))).toBe(true);
+    expect(new Set(contexts.map((context) => context.traceId)).size).toBe(spans.length);
+    // 20,000 draws at 25 %: five standard deviations either side.
+    const sampled = spans.filter((span) => span.isRecording()).length / spans.length;
+    expect(sampled).toBeGreaterThan(0.235);
+    expect(sampled).toBeLessThan(0.265);
+  });
+
+  it('samples no root at ratio 0 and every root at ratio 1', async () => {
+    const recorded = (spans: Span[]) => spans.filter((span) => span.isRecording()).length;
+    expect(recorded(await spansUnder(parentBased('0'), roots(2_000)))).toBe(0);
+    expect(recorded(await spansUnder(parentBased('1'), roots(2_000)))).toBe(2_000);
+  });
+
+  it("parent-based: a continued trace follows its caller's decision, whatever the ratio", async () => {
+    const continued = (flags: string) => (tracing: Tracing) => {
+      const traceparent = `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-${flags}`;
+      return [tracing.tracer.startSpan('continued', { kind: SpanKind.SERVER }, contextFromHeaders({ traceparent }))];
+    };
+    const [keptAtZero] = await spansUnder(parentBased('0'), continued('01'));
+    const [droppedAtOne] = await spansUnder(parentBased('1'), continued('00'));
+    expect(keptAtZero!.isRecording()).toBe(true);
+    expect(droppedAtOne!.isRecording()).toBe(false);
   });
 });
