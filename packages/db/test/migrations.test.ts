@@ -119,6 +119,45 @@ describe('migrations', () => {
   });
 });
 
+describe('migration default_categories (decision A8)', () => {
+  const seed = () => readFileSync(join(migrationsFolder(), '0023_default_categories.sql'), 'utf8');
+  type Row = { name: string; type: string; parent: string | null };
+  const tree = (sql: postgres.Sql) => sql<Row[]>`
+    select d.name, d.type, p.name as parent from default_category d left join default_category p on p.id = d.parent_id
+     order by d.type, p.sort_order nulls first, d.sort_order`;
+
+  it('gives a fresh installation a two-level income and expense set, with 카페 under 식비', async () => {
+    const rows = await tree(handle.sql);
+    const parents = new Map(rows.map((row) => [row.name, row.parent]));
+    expect(parents.get('카페')).toBe('식비');
+    expect(parents.get('월급')).toBe('급여');
+    expect(new Set(rows.map((row) => row.type))).toEqual(new Set(['INCOME', 'EXPENSE']));
+    const tops = new Set(rows.filter((row) => row.parent === null).map((row) => row.name));
+    expect(rows.every((row) => row.parent === null || tops.has(row.parent))).toBe(true);
+    expect(rows.length).toBeGreaterThan(40);
+  });
+
+  it('adds nothing to an installation that already has default categories', async () => {
+    const before = await tree(handle.sql);
+    await handle.sql.unsafe(seed());
+    expect(await tree(handle.sql)).toEqual(before);
+  });
+
+  it('seeds an installation whose default categories are empty', async () => {
+    const before = await tree(handle.sql);
+    const rolledBack = new Error('rolled back');
+    await expect(
+      handle.sql.begin(async (sql) => {
+        await sql`delete from default_category where parent_id is not null`;
+        await sql`delete from default_category`;
+        await sql.unsafe(seed());
+        expect(await tree(sql)).toEqual(before);
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+  });
+});
+
 describe('constraints', () => {
   it('member: e-mail unique case-insensitively, points never below zero', async () => {
     const m = await newMember('points@example.com');
