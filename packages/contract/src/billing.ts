@@ -100,6 +100,11 @@ export const StoreActionSchema = z.object({
 });
 export type StoreAction = z.infer<typeof StoreActionSchema>;
 
+const TEST_MODE =
+  'Test mode (`BILLING_TEST_MODE=true`; on under `npm start` unless set, refused with `NODE_ENV=production` unless forced): ' +
+  'a `purchaseToken` starting with `test-` is accepted without the store and grants one period of its product; any other ' +
+  'token still goes to the store.';
+
 export const billingContract = withCommonProblems(
   c.router(
     {
@@ -107,6 +112,10 @@ export const billingContract = withCommonProblems(
         method: 'GET',
         path: '/api/billing/products',
         summary: 'Subscription products (monthly, yearly)',
+        description:
+          'The products of `BILLING_PRODUCTS`. Without it, `npm start` serves two sample products in test mode: ' +
+          '`premium_monthly` (MONTHLY, 4,900 KRW) and `premium_yearly` (YEARLY, 49,000 KRW). ' +
+          TEST_MODE,
         responses: { 200: ProductListSchema },
         metadata: meta('login'),
       },
@@ -115,7 +124,8 @@ export const billingContract = withCommonProblems(
         path: '/api/billing/store/verify',
         summary: 'Verify a store purchase; grants or extends PREMIUM (idempotent per purchase token)',
         description:
-          'Applied once per purchase token: the same token again answers the current subscription, from another member 409 `PURCHASE_OWNED_ELSEWHERE`. 202: the payment is still pending, nothing is granted yet (a store notification completes it). 400 `UNKNOWN_PRODUCT`, `INVALID_PURCHASE`, `PRODUCT_MISMATCH`; 503 `STORE_UNAVAILABLE`, `STORE_NOT_CONFIGURED`.',
+          'Applied once per purchase token: the same token again answers the current subscription, from another member 409 `PURCHASE_OWNED_ELSEWHERE`. 202: the payment is still pending, nothing is granted yet (a store notification completes it). 400 `UNKNOWN_PRODUCT`, `INVALID_PURCHASE`, `PRODUCT_MISMATCH`; 503 `STORE_UNAVAILABLE`, `STORE_NOT_CONFIGURED`. ' +
+          TEST_MODE,
         body: VerifyPurchaseRequestSchema,
         responses: {
           200: SubscriptionSchema,
@@ -144,7 +154,7 @@ export const billingContract = withCommonProblems(
         path: '/api/billing/cancel',
         summary: 'Stop auto-renewal (premium stays until expiry)',
         description:
-          'Cancels the renewal in the store for a real purchase. Idempotent. 409 `NO_SUBSCRIPTION` without a subscription that grants PREMIUM.',
+          'Cancels the renewal in the store for a real purchase (a test-mode purchase is flipped here). Idempotent. 409 `NO_SUBSCRIPTION` without a subscription that grants PREMIUM.',
         body: c.noBody(),
         responses: {
           200: SubscriptionSchema,
@@ -166,7 +176,9 @@ export const billingContract = withCommonProblems(
         method: 'POST',
         path: '/api/billing/restore',
         summary: 'Restore membership from the latest purchase (device change, reinstall)',
-        description: 'Re-verifies the latest purchase with the store. 404 `NO_PURCHASE` when the member has none.',
+        description:
+          'Re-verifies the latest purchase with the store (a test-mode purchase without it). 404 `NO_PURCHASE` when the member has none. ' +
+          TEST_MODE,
         body: c.noBody(),
         responses: {
           200: SubscriptionSchema,

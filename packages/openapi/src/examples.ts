@@ -4,14 +4,25 @@
  * and a code the route can send. Values come from `example-values.ts`; the contract's zod files stay as they are.
  */
 import { problemCodeInfo } from '@nestegg/contract';
-import { OMIT, requestExamples, valuesByProperty, valuesInContext } from './example-values.js';
+import { OMIT, valuesByProperty, valuesInContext } from './example-values.js';
+import {
+  callerText,
+  type ExampleStep,
+  exampleScenario,
+  labelOf,
+  MissingReference,
+  recordedExamples,
+  resolve,
+} from './scenario/index.js';
 
 type Schema = { [key: string]: unknown };
 type Media = { schema?: Schema; example?: unknown };
 type Response = { content?: Record<string, Media> };
-type Parameter = { name: string; in: string };
+type Parameter = { name: string; in: string; example?: unknown };
 type Operation = {
   operationId?: string;
+  description?: string;
+  'x-example-caller'?: string;
   'x-auth'?: string;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, Media> };
@@ -235,6 +246,39 @@ const problemExample = (
   };
 };
 
+/** Each operation's documented step of the example scenario (decision C44). */
+const documentedSteps = new Map(exampleScenario.filter((step) => !step.setup).map((step) => [step.operation, step]));
+
+/**
+ * The operation's examples from its scenario step: the request as the step sends it, its parameters, and the
+ * answer the api gave it (`recorded.json`). False when the step has no recording yet (the builder's examples stay).
+ */
+function addScenarioExamples(operation: Operation, step: ExampleStep): boolean {
+  const recorded = recordedExamples[labelOf(step)];
+  if (!recorded) return false;
+  let request: { body: unknown; parameters: Record<string, unknown> };
+  try {
+    request = {
+      body: resolve(step.body, recordedExamples),
+      parameters: resolve({ ...step.params, ...step.query }, recordedExamples) as Record<string, unknown>,
+    };
+  } catch (error) {
+    if (error instanceof MissingReference) return false;
+    throw error;
+  }
+  const media = operation.requestBody?.content[JSON_MEDIA];
+  if (media && request.body !== undefined) media.example = request.body;
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.name in request.parameters) parameter.example = request.parameters[parameter.name];
+  }
+  const answer = operation.responses[String(step.status)]?.content?.[JSON_MEDIA];
+  if (answer && recorded.body !== undefined) answer.example = recorded.body;
+  operation['x-example-caller'] = step.as;
+  const sentence = `Example: sent by ${callerText[step.as]}.`;
+  operation.description = operation.description ? `${operation.description}\n\n${sentence}` : sentence;
+  return true;
+}
+
 const addOperationExamples = (
   builder: ExampleBuilder,
   path: string,
@@ -242,11 +286,13 @@ const addOperationExamples = (
   components: Record<string, Schema>,
 ) => {
   const id = operation.operationId ?? path;
+  const step = documentedSteps.get(id);
+  if (step) addScenarioExamples(operation, step);
   const request = operation.requestBody?.content[JSON_MEDIA];
-  if (request?.schema) request.example = requestExamples[id] ?? builder.of(request.schema, id, `${id} request`);
+  if (request?.schema && !('example' in request)) request.example = builder.of(request.schema, id, `${id} request`);
   for (const [status, response] of Object.entries(operation.responses)) {
     const success = response.content?.[JSON_MEDIA];
-    if (success?.schema) success.example = builder.of(success.schema, id, `${id} ${status}`);
+    if (success?.schema && !('example' in success)) success.example = builder.of(success.schema, id, `${id} ${status}`);
     const problem = response.content?.[PROBLEM_MEDIA];
     if (problem) {
       const code = problemCodeFor(status, problem.schema, operation['x-auth'] ?? 'public', components);

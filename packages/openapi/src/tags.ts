@@ -104,7 +104,7 @@ const tagGroups: TagGroup[] = [
       },
       {
         name: 'Receipts',
-        description: 'Read the text of a receipt photo (premium, with a monthly quota)',
+        description: 'Read the text of a receipt photo (premium, with a daily quota)',
         operations: ['ledgerReceipts*'],
       },
       {
