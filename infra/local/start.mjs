@@ -22,7 +22,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dev = process.argv.includes('--dev');
 const log = (message) => console.log(`[nestegg] ${message}`);
 
-/** Products offered by `npm start` when BILLING_PRODUCTS is unset (see the README's BILLING_* rows). */
+/** Products offered by `npm start` when BILLING_PRODUCTS is unset (see the BILLING_* rows of docs/configuration.md). */
 export const SAMPLE_BILLING_PRODUCTS = 'premium_monthly:MONTHLY:4900:KRW,premium_yearly:YEARLY:49000:KRW';
 /** How long an app may take to drain after its SIGTERM before it is killed. */
 const APP_STOP_TIMEOUT_MS = 20_000;

@@ -140,7 +140,7 @@ describe('admin command line', () => {
 });
 
 /**
- * The README's form, `npm run admin -- …` from the repository root, with the machine's own Node first on
+ * The documented form (docs/deployment.md), `npm run admin -- …` from the repository root, with the machine's own Node first on
  * PATH (the fetched Node 24 taken off it): the entry script must bring Node 24 itself (argon2 crashes older
  * ones here) and default to the embedded PostgreSQL of `npm start`.
  */
@@ -171,7 +171,7 @@ function runReadmeCommand(args: string[], env: Record<string, string | undefined
   });
 }
 
-describe('the README admin command (npm run admin)', () => {
+describe('the documented admin command (npm run admin)', () => {
   test('creates an admin under whatever Node the machine has', async ({ app, testDatabase, testRedis }) => {
     const email = uniqueEmail('readme');
     const run = await runReadmeCommand(['create', email, 'Readme'], {
