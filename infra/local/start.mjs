@@ -246,8 +246,6 @@ const localHost = (host) =>
 try {
   const env = { ...process.env };
   if (!isSet(env, 'DATABASE_URL')) env.DATABASE_URL = await startEmbeddedPostgres();
-  if (!isSet(env, 'REDIS_URL'))
-    log('REDIS_URL is not set: sessions use their Postgres backup, counters live in memory');
   if (!isSet(env, 'BILLING_PRODUCTS') && env.NODE_ENV !== 'production') {
     env.BILLING_PRODUCTS = SAMPLE_BILLING_PRODUCTS;
     const testMode = !isSet(env, 'BILLING_TEST_MODE');

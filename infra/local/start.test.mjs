@@ -155,6 +155,9 @@ describe('npm run dev (start.mjs --dev) on a given DATABASE_URL', () => {
     const launcherLines = launcher.lines.filter((line) => line.startsWith('[nestegg] '));
     expect(launcherLines.at(-1)).toBe(ready);
     expect(launcherLines).toContainEqual(expect.stringMatching(/BILLING_PRODUCTS is not set: sample products/));
+    // No REDIS_URL: said once, by the api it concerns (decision F11).
+    const redisNotices = launcher.lines.filter((line) => line.includes('REDIS_URL is not set'));
+    expect(redisNotices).toEqual([expect.stringContaining('"name":"api"')]);
 
     expect((await fetch(`${address}/readyz`)).status).toBe(200);
     expect((await fetch(`http://localhost:${workerPort}/readyz`)).status).toBe(200);
