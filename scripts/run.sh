@@ -7,6 +7,15 @@ cd "$(dirname "$0")/.."
 source scripts/ensure-node.sh
 export TURBO_TELEMETRY_DISABLED=1
 
+# Under `npm start` and `npm run dev` stdout is the launcher's: pretty lines on a terminal, otherwise one JSON event
+# per line (decision F12). What comes before the launcher (install, build) then goes to stderr, so that a reader of
+# stdout gets events only.
+launcher_stdout=1
+if { [ "${1:-}" = start ] || [ "${1:-}" = dev ]; } && [ ! -t 1 ]; then
+  exec 3>&1 1>&2
+  launcher_stdout=3
+fi
+
 command -v pnpm >/dev/null 2>&1 || npm install -g pnpm@10.34.9 >/dev/null
 if [ ! -f node_modules/.modules.yaml ] || [ pnpm-lock.yaml -nt node_modules/.modules.yaml ]; then
   pnpm install --frozen-lockfile
@@ -24,9 +33,9 @@ case "${1:-}" in
       pnpm turbo run build --output-logs=errors-only
       exit 1
     fi
-    exec node infra/local/start.mjs
+    exec node infra/local/start.mjs >&"$launcher_stdout" 3>&-
     ;;
-  dev) exec node infra/local/start.mjs --dev ;;
+  dev) exec node infra/local/start.mjs --dev >&"$launcher_stdout" 3>&- ;;
   test)
     rm -f apps/*/test-results.json packages/*/test-results.json infra/local/test-results.json bench/test-results.json
     exec pnpm turbo run test --concurrency=2 --continue

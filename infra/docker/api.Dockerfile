@@ -61,7 +61,10 @@ RUN grep -q 'Patched (nestegg' /out/node_modules/postgres/src/connection.js \
 
 # ---- runtime ------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
+# Traffic reaches a container on its own interface, not its loopback: listen on every interface (the apps' default,
+# outside an image, is 127.0.0.1; decision I7). The metrics listener follows HOST unless METRICS_HOST is set.
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     NESTEGG_MIGRATIONS_DIR=/app/node_modules/@nestegg/db/migrations
 WORKDIR /app
 # Owned by root and read-only for the `node` user that runs the process.

@@ -56,7 +56,9 @@ RUN grep -q 'Patched (nestegg' /out/node_modules/postgres/src/connection.js \
 
 # ---- runtime ------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
-ENV NODE_ENV=production
+# Health and metrics on every interface, for probes and Prometheus from outside the container (decision I7).
+ENV NODE_ENV=production \
+    WORKER_HOST=0.0.0.0
 WORKDIR /app
 # Owned by root and read-only for the `node` user that runs the process.
 COPY --from=build /out/package.json ./package.json

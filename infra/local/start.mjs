@@ -10,28 +10,37 @@
 // whole foreground group) reaches only this launcher, which then signals each child exactly once and
 // in order. Otherwise the apps would get the terminal's SIGINT and then our SIGTERM (the api's
 // close-with-grace treats a second signal as "exit now"), and PostgreSQL would shut down under them.
+//
+// Everything it prints, its own messages and the children's output, goes through output.mjs: pretty lines on a
+// terminal, one JSON line per event otherwise (decision F12).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EMBEDDED_DATABASE, embeddedDatabaseUrl, embeddedPostgresPort } from './embedded-url.mjs';
+import { launcherOutput } from './output.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dev = process.argv.includes('--dev');
-const log = (message) => console.log(`[nestegg] ${message}`);
+const output = launcherOutput();
+const logger = output.logger('nestegg');
+const log = (message) => logger.info(message);
 
 /** Products offered by `npm start` when BILLING_PRODUCTS is unset (see the BILLING_* rows of docs/configuration.md). */
 export const SAMPLE_BILLING_PRODUCTS = 'premium_monthly:MONTHLY:4900:KRW,premium_yearly:YEARLY:49000:KRW';
 /** How long an app may take to drain after its SIGTERM before it is killed. */
 const APP_STOP_TIMEOUT_MS = 20_000;
+/** How long a child's last lines may trail its exit (in `--dev`, the process it watches may hold the pipes). */
+const OUTPUT_GRACE_MS = 2000;
 
 const isSet = (env, name) => Boolean(env[name] || env[`${name}_FILE`]);
 
 let stopping = false;
 let embedded;
-/** @type {{ name: string, child: import('node:child_process').ChildProcess }[]} */
+/** @type {{ name: string, child: import('node:child_process').ChildProcess, ended: Promise<void> }[]} */
 const apps = [];
 /** A one-off step (the migrations) that is running, if any. */
 let step;
@@ -91,7 +100,7 @@ async function startEmbeddedPostgres() {
     // The library asks for en_US.UTF-8 messages, which minimal machines lack; later flags win.
     initdbFlags: ['--lc-messages=C', '--locale=C.UTF-8', '--encoding=UTF8'],
     onLog: () => {},
-    onError: (message) => console.error(`[postgres] ${message}`),
+    onError: (message) => output.logger('postgres').error(String(message)),
   });
   if (fresh) {
     log(`initialising an embedded PostgreSQL in ${dataDir}`);
@@ -147,31 +156,39 @@ async function startEmbeddedPostgres() {
   return embeddedDatabaseUrl();
 }
 
-function spawnInOwnGroup(command, args, env) {
-  return spawn(command, args, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+/** Starts a child whose output is relayed as events of `source` (its log name). */
+function spawnInOwnGroup(source, command, args, env) {
+  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  output.relay(child, source);
+  return child;
 }
 
-function runApp(name, command, args, env) {
-  const child = spawnInOwnGroup(command, args, env);
-  child.on('exit', (code, sig) => {
+/** How the child ended, once its output has been printed too (or `OUTPUT_GRACE_MS` after its exit). */
+async function ended(child) {
+  const closed = new Promise((done) => child.once('close', done));
+  const { code, sig } = await new Promise((done) => child.once('exit', (code, sig) => done({ code, sig })));
+  await Promise.race([closed, delay(OUTPUT_GRACE_MS, undefined, { ref: false })]);
+  return { code, sig };
+}
+
+function runApp(name, source, command, args, env) {
+  const child = spawnInOwnGroup(source, command, args, env);
+  const whenEnded = ended(child).then(({ code, sig }) => {
     if (stopping) log(`${name} stopped`);
     else {
       log(`${name} exited (${sig ?? code}); stopping`);
       void stop(code || 1);
     }
   });
-  apps.push({ name, child });
+  apps.push({ name, child, ended: whenEnded });
 }
 
-function runToCompletion(name, command, args, env) {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawnInOwnGroup(command, args, env);
-    step = child;
-    child.on('exit', (code, sig) => {
-      step = undefined;
-      code === 0 ? resolvePromise() : reject(new Error(`${name} failed (${sig ?? `exit code ${code}`})`));
-    });
-  });
+async function runToCompletion(name, source, command, args, env) {
+  const child = spawnInOwnGroup(source, command, args, env);
+  step = child;
+  const { code, sig } = await ended(child);
+  step = undefined;
+  if (code !== 0) throw new Error(`${name} failed (${sig ?? `exit code ${code}`})`);
 }
 
 async function stop(exitCode = 0) {
@@ -188,12 +205,13 @@ async function stop(exitCode = 0) {
     await waitForExit(step, APP_STOP_TIMEOUT_MS, () => step && signal(step, 'SIGKILL'));
   }
   await Promise.all(
-    running.map(({ name, child }) => {
+    running.map(async ({ name, child, ended: whenEnded }) => {
       signal(child, 'SIGTERM');
-      return waitForExit(child, APP_STOP_TIMEOUT_MS, () => {
-        log(`${name} did not stop within ${APP_STOP_TIMEOUT_MS / 1000} s; killing it`);
+      await waitForExit(child, APP_STOP_TIMEOUT_MS, () => {
+        logger.warn(`${name} did not stop within ${APP_STOP_TIMEOUT_MS / 1000} s; killing it`);
         signal(child, 'SIGKILL');
       });
+      await whenEnded;
     }),
   );
   if (embedded && alive(embedded.child)) {
@@ -221,7 +239,7 @@ async function waitUntilReady(urls) {
   while (pending.size > 0 && !stopping) {
     if (!hinted && Date.now() > hintAt) {
       hinted = true;
-      log(`still waiting for ${[...pending].join(' and ')} to answer 200 (the apps' lines above say why)`);
+      logger.warn(`still waiting for ${[...pending].join(' and ')} to answer 200 (the apps' lines above say why)`);
     }
     for (const url of [...pending]) {
       const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
@@ -230,12 +248,12 @@ async function waitUntilReady(urls) {
       );
       if (ok) pending.delete(url);
     }
-    if (pending.size > 0) await new Promise((resolveTimer) => setTimeout(resolveTimer, 250));
+    if (pending.size > 0) await delay(250);
   }
   if (pending.size > 0 || stopping) return false;
-  // The apps' last start-up lines (pino-pretty writes from a worker thread, and the api logs the /readyz
-  // request itself) land a moment after they answer: let them, so the address is the bottom line.
-  await new Promise((resolveTimer) => setTimeout(resolveTimer, 1000));
+  // The apps' last start-up lines land a moment after they answer (the api writes its lines out every second,
+  // decision P23): let them, so the address is the bottom line.
+  await delay(1200);
   return !stopping;
 }
 
@@ -246,8 +264,6 @@ const localHost = (host) =>
 try {
   const env = { ...process.env };
   if (!isSet(env, 'DATABASE_URL')) env.DATABASE_URL = await startEmbeddedPostgres();
-  if (!isSet(env, 'REDIS_URL'))
-    log('REDIS_URL is not set: sessions use their Postgres backup, counters live in memory');
   if (!isSet(env, 'BILLING_PRODUCTS') && env.NODE_ENV !== 'production') {
     env.BILLING_PRODUCTS = SAMPLE_BILLING_PRODUCTS;
     const testMode = !isSet(env, 'BILLING_TEST_MODE');
@@ -264,6 +280,7 @@ try {
   const tsx = ['--conditions=@nestegg/source', '--import', import.meta.resolve('tsx')];
   await runToCompletion(
     'migrations',
+    'db:migrate',
     process.execPath,
     dev ? [...tsx, 'packages/db/src/cli/migrate.ts'] : ['packages/db/dist/cli/migrate.js'],
     env,
@@ -271,12 +288,14 @@ try {
   if (stopping) throw new Error('stopped while starting');
   runApp(
     'api',
+    'api',
     process.execPath,
     dev ? [...tsx, '--watch', 'apps/api/src/server.ts'] : ['apps/api/dist/server.js'],
     env,
   );
   runApp(
     'billing worker',
+    'billing-worker',
     process.execPath,
     dev ? [...tsx, '--watch', 'apps/billing-worker/src/main.ts'] : ['apps/billing-worker/dist/main.js'],
     env,
@@ -294,7 +313,7 @@ try {
   }
 } catch (error) {
   if (!stopping) {
-    console.error(`[nestegg] ${error instanceof Error ? error.message : error}`);
+    logger.error(error instanceof Error ? error.message : String(error));
     await stop(1);
   }
 }

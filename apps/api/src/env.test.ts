@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InvalidEnvironmentError, loadEnv } from './env.js';
+import { InvalidEnvironmentError, loadEnv, metricsHostOf } from './env.js';
 
 const DATABASE_URL = 'postgres://localhost/x';
 
@@ -32,6 +32,13 @@ describe('loadEnv', () => {
     expect(env.CORS_ORIGINS).toEqual([]);
     expect(env.TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1']);
     expect(loadEnv({ DATABASE_URL, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+  });
+
+  it('listens on this machine only by default, metrics too; containers set 0.0.0.0 (decision I7)', () => {
+    const env = loadEnv({ DATABASE_URL });
+    expect([env.HOST, metricsHostOf(env)]).toEqual(['127.0.0.1', '127.0.0.1']);
+    expect(metricsHostOf(loadEnv({ DATABASE_URL, HOST: '0.0.0.0' }))).toBe('0.0.0.0');
+    expect(metricsHostOf(loadEnv({ DATABASE_URL, HOST: '0.0.0.0', METRICS_HOST: '10.0.0.5' }))).toBe('10.0.0.5');
   });
 
   it('sheds on event-loop delay and heap by default, not on event-loop utilisation (decision FS2)', () => {

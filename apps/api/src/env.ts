@@ -6,6 +6,7 @@ import {
   type FeatureGroup,
   httpUrl,
   isGroupConfigured,
+  listenHost,
   loadEnvironment,
   loadEnvironmentOrExit,
   port,
@@ -108,7 +109,8 @@ const shape = {
   ...databaseEnvShape(10),
   /** Fail fast while PostgreSQL is away: a 503 within about 2 s (decision FO1). */
   ...databaseTimeoutsEnvShape({ connectMs: 1500, acquireMs: 2000, statementMs: 30_000 }),
-  HOST: z.string().default('0.0.0.0'),
+  /** Loopback by default; the image and compose set 0.0.0.0 (decision I7). */
+  HOST: listenHost,
   PORT: port(3000),
   /** `/metrics` (Prometheus) on a listener of its own, never the public port; 0 turns it off (decision O1). */
   METRICS_PORT: port(9464),
@@ -262,6 +264,11 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
 /** For the entry point: prints every bad variable and exits. */
 export function loadEnvOrExit(): Env {
   return loadEnvironmentOrExit('nestegg-api', envSchema, keys);
+}
+
+/** Where the metrics listener binds: METRICS_HOST, else where the api listens. */
+export function metricsHostOf(env: Env): string {
+  return env.METRICS_HOST ?? env.HOST;
 }
 
 export function publicUrlOf(env: Env): string {

@@ -59,8 +59,6 @@ export async function openInfrastructure(
     ...databaseTimeoutOptions(env),
     ...(tracing ? { tracer: tracing.tracer } : {}),
   });
-  if (!env.REDIS_URL && !env.REDIS_CLUSTER_NODES)
-    logger.warn('REDIS_URL is not set: sessions use their Postgres backup only, counters live in memory');
   // Runtime metrics (event-loop delay, GC, heap) only where they are served: the api, not the command line.
   const metrics = new ApiMetrics({ runtime: options.runtimeMetrics ?? false });
   if (database.gate) {

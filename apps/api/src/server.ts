@@ -2,7 +2,7 @@ import { installProcessFaultPolicy } from '@nestegg/db/process-faults';
 import { startTracing } from '@nestegg/telemetry';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
-import { loadEnvOrExit } from './env.js';
+import { loadEnvOrExit, metricsHostOf } from './env.js';
 import { RedisTopologyError } from './lib/redis.js';
 import { SERVICE_NAME, startupLogger } from './logger.js';
 import { createMetricsServer } from './metrics-server.js';
@@ -48,7 +48,7 @@ installProcessFaultPolicy({
 
 // The metrics listener first: a port taken by another process stops the start before the api takes traffic.
 if (metricsServer) {
-  const host = env.METRICS_HOST ?? env.HOST;
+  const host = metricsHostOf(env);
   await new Promise<void>((resolve, reject) => {
     metricsServer.once('error', reject);
     metricsServer.listen(env.METRICS_PORT, host, resolve);

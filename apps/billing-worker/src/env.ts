@@ -2,6 +2,7 @@ import {
   cronExpression,
   databaseEnvShape,
   databaseTimeoutsEnvShape,
+  listenHost,
   loadEnvironment,
   loadEnvironmentOrExit,
   port,
@@ -20,7 +21,8 @@ const shape = {
   ...databaseTimeoutsEnvShape({ connectMs: 10_000, acquireMs: 0, statementMs: 0 }),
   /** Connections of the job engine's own pool (pg-boss), on top of DATABASE_POOL_SIZE. */
   JOBS_POOL_SIZE: positiveInt(4, 50),
-  WORKER_HOST: z.string().default('0.0.0.0'),
+  /** Where the health and metrics endpoints listen: loopback by default; the image and compose set 0.0.0.0 (decision I7). */
+  WORKER_HOST: listenHost,
   WORKER_HEALTH_PORT: port(3001),
   JOBS_TIMEZONE: timeZone(),
   /** The ledger's calendar, as in the api: the day recurring transactions fall due. */

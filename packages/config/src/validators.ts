@@ -4,6 +4,12 @@ import { z } from 'zod';
 export const nodeEnv = z.enum(['development', 'test', 'production']).default('development');
 export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
+/**
+ * The address a listener binds: this machine only, unless told otherwise. The images set `0.0.0.0`, where traffic
+ * arrives on the container's own interface (decision I7).
+ */
+export const listenHost = z.string().default('127.0.0.1');
+
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 export const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(1).max(max).default(fallback);

@@ -110,10 +110,34 @@ async function installJobSchema(url: string): Promise<void> {
   if (failure) throw failure;
 }
 
+/** The job engine's schema version the database holds; undefined when it has none (decision F10). */
+async function installedJobSchemaVersion(sql: postgres.Sql): Promise<number | undefined> {
+  const [table] = await sql<{ name: string | null }[]>`select to_regclass(${`${JOB_SCHEMA}.version`}) as name`;
+  if (!table?.name) return undefined;
+  const [row] = await sql.unsafe<{ version: number }[]>(`select version::int as version from ${JOB_SCHEMA}.version`);
+  return row?.version;
+}
+
+/**
+ * Installs the job engine's schema, or upgrades an older one, saying which; a schema already at this
+ * build's version (a warm start) is left alone, without a word, as pg-boss's installer would leave it.
+ */
+async function ensureJobSchema(sql: postgres.Sql, url: string, log: MigrateOptions['log']): Promise<void> {
+  const installed = await installedJobSchemaVersion(sql);
+  const wanted = jobSchemaVersion();
+  if (installed !== undefined && installed >= wanted) return;
+  log?.(
+    installed === undefined
+      ? `installing the job engine schema "${JOB_SCHEMA}" (version ${wanted})`
+      : `upgrading the job engine schema "${JOB_SCHEMA}" from version ${installed} to ${wanted}`,
+  );
+  await installJobSchema(url);
+}
+
 /**
  * Applies every pending migration to the database at `url` over a single connection, then installs or
- * upgrades the job engine's schema. Concurrent callers on the same database are serialised with an
- * advisory lock.
+ * upgrades the job engine's schema when it is missing or older. Concurrent callers on the same database are
+ * serialised with an advisory lock.
  */
 export async function migrateDatabase(url: string, options: MigrateOptions = {}): Promise<void> {
   const folder = options.migrationsFolder ?? migrationsFolder();
@@ -123,8 +147,7 @@ export async function migrateDatabase(url: string, options: MigrateOptions = {})
     try {
       options.log?.(`applying migrations from ${folder}`);
       await migrate(drizzle(sql), { migrationsFolder: folder });
-      options.log?.(`installing the job engine schema "${JOB_SCHEMA}" (version ${jobSchemaVersion()})`);
-      await installJobSchema(url);
+      await ensureJobSchema(sql, url, options.log);
       options.log?.('migrations applied');
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;

@@ -61,6 +61,8 @@ const EXPECTED_TABLES = Object.values(schema as Record<string, unknown>)
 
 let admin: postgres.Sql;
 let handle: DbHandle;
+/** What the first migration of the fresh database said. */
+const freshLog: string[] = [];
 
 /** SQLSTATE of a failed query (drizzle wraps the driver error in `cause`). */
 async function sqlState(promise: PromiseLike<unknown>): Promise<string | undefined> {
@@ -88,7 +90,7 @@ async function newMember(email: string) {
 beforeAll(async () => {
   admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${dbName}"`);
-  await migrateDatabase(testUrl);
+  await migrateDatabase(testUrl, { log: (message) => freshLog.push(message) });
   handle = createDb(testUrl, { max: 4 });
 });
 
@@ -110,6 +112,17 @@ describe('migrations', () => {
       select table_name from information_schema.tables
       where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`;
     expect(rows.map((r) => r.table_name)).toEqual(EXPECTED_TABLES);
+  });
+
+  it('says it installs the job engine schema on a fresh database, and nothing about it once installed (decision F10)', async () => {
+    const jobSchemaLines = (log: string[]) => log.filter((message) => message.includes('job engine'));
+    expect(jobSchemaLines(freshLog)).toEqual([
+      expect.stringMatching(/^installing the job engine schema "pgboss" \(version \d+\)$/),
+    ]);
+    const warmLog: string[] = [];
+    await migrateDatabase(testUrl, { log: (message) => warmLog.push(message) });
+    expect(jobSchemaLines(warmLog)).toEqual([]);
+    expect(warmLog.at(-1)).toBe('migrations applied');
   });
 
   it('is idempotent when run again (and concurrently)', async () => {

@@ -1,7 +1,8 @@
 /**
  * The images build from what the repository holds (no Docker daemon runs here, so this reads the files):
  * every workspace project's manifest and every pnpm patch reach the first `pnpm install` (pnpm skips a
- * lockfile importer whose package.json is missing, silently), and the build context leaves out local state.
+ * lockfile importer whose package.json is missing, silently), the build context leaves out local state, and the
+ * containers listen on every interface while the apps' own default is loopback (decision I7).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,6 +65,41 @@ describe.each(DOCKERFILES)('%s', (dockerfile) => {
         patch,
       ).toBe(true);
     }
+  });
+});
+
+/** The runtime stage's `ENV` settings. */
+function runtimeEnv(dockerfile: string): Record<string, string> {
+  const text = read(dockerfile).replace(/\\\n/g, ' ');
+  const runtime = text.slice(text.search(/^FROM \S+ AS runtime$/m));
+  const pairs = [...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((match) => match[1]!.trim().split(/\s+/));
+  return Object.fromEntries(pairs.map((pair) => pair.split('=', 2) as [string, string]));
+}
+
+/** A service's block of infra/compose.yaml, up to the next service or top-level key. */
+function composeService(name: string): string {
+  const text = read('infra/compose.yaml');
+  const start = text.search(new RegExp(`^ {2}${name}:`, 'm'));
+  expect(start, name).toBeGreaterThanOrEqual(0);
+  const body = text.slice(text.indexOf('\n', start) + 1);
+  const end = body.search(/^ {0,2}\S/m);
+  return end === -1 ? body : body.slice(0, end);
+}
+
+describe('listeners in containers', () => {
+  it.each([
+    ['infra/docker/api.Dockerfile', 'HOST'],
+    ['infra/docker/billing-worker.Dockerfile', 'WORKER_HOST'],
+  ])('%s sets %s=0.0.0.0 in its runtime stage', (dockerfile, variable) => {
+    expect(runtimeEnv(dockerfile)).toMatchObject({ NODE_ENV: 'production', [variable]: '0.0.0.0' });
+  });
+
+  it.each([
+    ['api', 'HOST'],
+    ['api-cluster', 'HOST'],
+    ['billing-worker', 'WORKER_HOST'],
+  ])('compose sets %s: %s=0.0.0.0 over infra/.env', (service, variable) => {
+    expect(composeService(service)).toMatch(new RegExp(`^ +${variable}: "?0\\.0\\.0\\.0"?$`, 'm'));
   });
 });
 

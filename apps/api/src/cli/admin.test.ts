@@ -130,6 +130,8 @@ describe('admin command line', () => {
     );
     expect(run.code, run.stderr).toBe(0);
     expect((await hasher.check('long enough secret', (await byEmail(app, email))!.passwordHash!)).ok).toBe(true);
+    // No REDIS_URL here: the api's notice about it does not concern the command line (decision F11).
+    expect(run.stderr).toBe('');
 
     const short = uniqueEmail('short');
     const refused = await runCli(['create', short, 'Short'], { DATABASE_URL: testDatabase.url }, 'short\n');

@@ -25,6 +25,9 @@ export default fp<{ env: Env; clock?: Clock }>(
       ...(clock ? { clock } : {}),
       runtimeMetrics: env.METRICS_PORT !== 0,
     });
+    // Said here, by the api it concerns, and not by the admin command, which opens the same infrastructure (decision F11).
+    if (!infrastructure.redis)
+      app.log.warn('REDIS_URL is not set: sessions use their Postgres backup only, counters live in memory');
     app.decorate('db', infrastructure.db);
     app.decorate('sql', infrastructure.sql);
     app.decorate<RedisClient | null>('redis', infrastructure.redis);
