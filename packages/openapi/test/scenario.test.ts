@@ -97,6 +97,16 @@ describe('the example scenario (decision C44)', () => {
     expect(unknown).toEqual([]);
   });
 
+  it('describes billing test mode where a frontend reads about purchases: products, verify and restore', () => {
+    const billing = ['/api/billing/products', '/api/billing/store/verify', '/api/billing/restore'].map((path) => {
+      const item = doc.paths[path] as Record<string, { description?: string }>;
+      return Object.values(item)[0]?.description ?? '';
+    });
+    for (const description of billing)
+      expect(description).toMatch(/`test-`.*BILLING_TEST_MODE|BILLING_TEST_MODE.*`test-`/s);
+    expect(billing[0]).toContain('`premium_monthly`');
+  });
+
   it('puts the scenario’s recorded answer in the served document, not an invented one', () => {
     const created = doc.paths['/api/account/wallets']?.post?.responses['201']?.content?.['application/json']?.example;
     expect(created).toMatchObject({ name: '국민은행 입출금', type: 'BANK', openingBalance: 1500000 });
