@@ -12,6 +12,7 @@ import { basename, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
+  allEnded,
   buildAndPack,
   contractDir,
   type Installer,
@@ -261,7 +262,7 @@ function documentationOf(project: string, entry: string, type: string, property:
 
 /** The workspace's TypeScript compiles the Node-style project; the oldest 5.x and TypeScript 7 check the bundler one. */
 async function typeCheckAndCompile(project: string): Promise<void> {
-  await Promise.all([
+  await allEnded([
     typeCheck(project, TYPESCRIPT, 'tsconfig.json'),
     typeCheck(project, TYPESCRIPT_LOWEST, 'tsconfig.bundler.json'),
     typeCheck(project, TYPESCRIPT_7, 'tsconfig.bundler.json'),
@@ -327,7 +328,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'nestegg-consumer-'));
   const packs = join(root, 'packs');
   await mkdir(packs);
-  const [contract, lowest, zod4] = await Promise.all([
+  const [contract, lowest, zod4] = await allEnded([
     buildAndPack(join(root, 'contract')),
     packLowestDependencies(packs),
     packAlias(ZOD_4, packs),
@@ -488,7 +489,7 @@ describe('@nestegg/contract in a new app with zod 4 of its own', () => {
       await npmInstall(installer(), npmProject(), ['zod']);
       await npmInstall(installer(), npmProject(), ['@nestegg/contract']);
     };
-    await Promise.all([
+    await allEnded([
       withNpm(),
       pnpmInstall(installer(), pnpmProject(), { '@nestegg/contract': 'latest', zod: 'latest' }),
     ]);

@@ -58,6 +58,19 @@ export const versionOf = async (alias: string): Promise<string> =>
 /** The `tsc` of a TypeScript the api depends on; TypeScript 7's package exports no `bin/tsc`, so it is found by path. */
 export const tscOf = (alias: string): string => join(dirname(manifestPathOf(alias)), 'bin/tsc');
 
+/**
+ * `Promise.all` that reports a failure only once every step has ended, so that no step still writes into a folder
+ * the test removes after it.
+ */
+export async function allEnded<T extends readonly unknown[]>(
+  steps: [...{ [K in keyof T]: Promise<T[K]> }],
+): Promise<T> {
+  const results = await Promise.allSettled(steps);
+  const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) throw failure.reason;
+  return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 /** Builds (`prepack`, what a publish runs too) and packs the contract into an empty `destination`. */
 export async function buildAndPack(destination: string): Promise<string> {
   await mkdir(destination, { recursive: true });
