@@ -2,7 +2,7 @@
  * @nestegg/contract as a frontend gets it: built, packed, served with the versions a frontend may pick (packed from
  * the workspace by a registry on loopback: no network is needed), installed with npm and pnpm into projects outside
  * the workspace, type-checked with the oldest and newest TypeScript it supports, and run against a live api: in an
- * app on zod 3 at the lowest versions its dependency ranges allow, and in an app with zod 4 of its own (decision C44).
+ * app on zod 3 at the lowest versions its dependency ranges allow, and in an app with zod 4 of its own (decision C45).
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -70,7 +70,7 @@ describe('package manifest', () => {
     expect(manifest.sideEffects).toBe(false);
   });
 
-  it('depends on zod 3 and @ts-rest/core itself, no peers, so an app on zod 4 installs it (C44)', () => {
+  it('depends on zod 3 and @ts-rest/core itself, no peers, so an app on zod 4 installs it (C45)', () => {
     expect(manifest.peerDependencies).toBeUndefined();
     expect(manifest.dependencies).toEqual({ '@ts-rest/core': '~3.52.1', zod: '^3.25.13' });
     for (const name of Object.keys(manifest.dependencies ?? {})) {

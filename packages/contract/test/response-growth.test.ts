@@ -1,5 +1,5 @@
 /**
- * Answers may grow with new fields, and the README tells clients to ignore the ones they do not know (decision C44):
+ * Answers may grow with new fields, and the README tells clients to ignore the ones they do not know (decision C45):
  * no response schema may refuse a key it does not declare, or a client on an older package that validates answers
  * (`validateResponse: true`) would fail on a newer api.
  */

@@ -3,7 +3,7 @@
  * the versions a frontend may pick by a registry on loopback, installed by npm or pnpm as a frontend runs them.
  *
  * The api's devDependencies hold, under aliases, everything the projects install besides the contract, and the
- * compilers that check them, so `pnpm install` brings them and the test needs no network (decisions DL1, C44):
+ * compilers that check them, so `pnpm install` brings them and the test needs no network (decisions DL1, C45):
  * `consumer-lowest-zod` and `consumer-lowest-ts-rest-core` at the lowest versions the contract's dependency ranges
  * allow, `consumer-zod-4` (an app's own zod 4), `consumer-lowest-typescript` (the oldest TypeScript the README names)
  * and `consumer-typescript-7`.

@@ -1,7 +1,7 @@
 /**
  * A package registry on loopback that serves only the tarballs it is given. The contract's consumer test installs
  * the packed client the way a frontend does (`npm install @nestegg/contract zod`), npm and pnpm resolving its
- * dependencies by range, with no network: a package or version it was not given is a 404 (decision C44).
+ * dependencies by range, with no network: a package or version it was not given is a 404 (decision C45).
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
