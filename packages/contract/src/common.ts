@@ -5,8 +5,10 @@
 import { z } from 'zod';
 import { type ProblemCode, ProblemCodeSchema, problemCodeStatus } from './problem-codes.js';
 import type { NamedSchemas } from './schema-names.js';
+import { strictInput } from './strict-input.js';
 import { nonBlankText, text } from './text.js';
 
+export { strictInput } from './strict-input.js';
 export { codePointLength, NON_BLANK_PATTERN, nonBlankText } from './text.js';
 
 // ---------------------------------------------------------------------------
@@ -272,16 +274,30 @@ const withCommonCodes = <R extends CommonRouteShape & { responses: Record<string
 };
 
 /**
+ * The route with its JSON body and its query closed at every depth (decision C44): a field they do not name is
+ * refused. A multipart form is left open: the server reads its file and nothing else of it.
+ */
+const withClosedInput = <R extends CommonRouteShape>(route: R): R => {
+  const body = isAppRouteBody(route.body) && route.contentType !== 'multipart/form-data';
+  return {
+    ...route,
+    ...(body ? { body: strictInput(route.body as z.ZodTypeAny) } : {}),
+    ...(isAppRouteBody(route.query) ? { query: strictInput(route.query as z.ZodTypeAny) } : {}),
+  };
+};
+
+/**
  * An area router with the codes every route of its kind can answer merged into each route's problem responses,
  * by rule (decision C32): the session codes of its `metadata.auth`, the body codes of a method that carries a
  * body, validation of its body, query and path parameters, the idempotency codes of an `Idempotency-Key`, and
- * 405/500/503 everywhere. `export const xContract = withCommonProblems(c.router({ … }, routerOptions))`.
+ * 405/500/503 everywhere. Every area router passes through here, so this is also where each route's body and
+ * query are closed (`strictInput`, C44). `export const xContract = withCommonProblems(c.router({ … }, routerOptions))`.
  */
 export const withCommonProblems = <T extends object>(router: T): WithCommonProblems<T> =>
   Object.fromEntries(
     Object.entries(router).map(([key, value]) => [
       key,
-      isRoute(value) ? withCommonCodes(value) : withCommonProblems(value as object),
+      isRoute(value) ? withCommonCodes(withClosedInput(value)) : withCommonProblems(value as object),
     ]),
   ) as WithCommonProblems<T>;
 

@@ -461,6 +461,11 @@ export const valuesInContext: Record<string, ExampleValue> = {
   'YearlyStats.balance': 8160000,
 };
 
+// The restore body is the backup's closed request form (decision C44): the same household's backup.
+for (const [key, value] of Object.entries(valuesInContext)) {
+  if (key.startsWith('Backup.')) valuesInContext[`RestoreRequest.${key.slice('Backup.'.length)}`] = value;
+}
+
 /** Request bodies that show a realistic choice of optional fields (an update changes a few of them). */
 export const requestExamples: Record<string, ExampleValue> = {
   authSignup: { email: 'minji.kim@example.com', password: 'correct horse battery staple', displayName: '김민지' },

@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import type { ZodError } from 'zod';
 import { AllowedMethods } from '../lib/allowed-methods.js';
 import { AppError, DatabaseUnavailableError, type FieldIssue } from '../lib/errors.js';
+import { fieldIssues } from '../lib/field-issues.js';
 import { AmountOutOfRangeError, isAmountOutOfRange, isDataException } from '../lib/pg-error.js';
 import { baselineSecurityHeaders } from '../lib/security-headers.js';
 
@@ -94,22 +95,8 @@ export function sendProblem(
   return reply.status(problem.status).type('application/problem+json').send(JSON.stringify(body));
 }
 
-/**
- * A message or path safe to send back: zod's messages quote the value received (an enum's `received '…'`), so
- * control characters (a NUL above all, which the Problem schema itself refuses) are written as `\uXXXX` (C30).
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this escapes
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
-export const quoteSafely = (message: string): string =>
-  message.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-function zodIssues(part: string, error: ZodError | null): FieldIssue[] {
-  if (!error) return [];
-  return error.issues.map((issue) => ({
-    path: quoteSafely([part, ...issue.path].join('.')),
-    message: quoteSafely(issue.message),
-  }));
-}
+const zodIssues = (part: string, error: ZodError | null): FieldIssue[] =>
+  error ? fieldIssues(part, error.issues) : [];
 
 function validationIssues(error: RequestValidationError): FieldIssue[] {
   return [
