@@ -1,10 +1,10 @@
 /**
  * Issue 36 ("Strict input", "Validation messages"): a field or query parameter the contract does not name is
- * refused, at every depth (C44).
+ * refused, at every depth (C44); each field gets one message, and an id says what it must be (C45).
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
-import { bodyOf } from './test/client.js';
+import { bodyOf, problemOf } from './test/client.js';
 import { PNG_FILE } from './test/document/requests.js';
 import { test } from './test/fixtures.js';
 
@@ -41,6 +41,16 @@ describe('a field the contract does not name is refused, at every depth (C44)', 
     expect(bodyOf(await premium.api.ledger.wallets.list(), 200).items).toEqual([]);
   });
 
+  test('several unknown fields are named one by one, beside the other problems', async ({ app, premium }) => {
+    const payload = { name: ' ', type: 'CASH', colour: 'red', shade: 'dark' };
+    const refused = await send(app, 'POST', '/api/account/wallets', { token: premium.token, payload });
+    expect(refused.problem?.errors).toEqual([
+      { path: 'body.name', message: 'must contain a character other than white space' },
+      { path: 'body.colour', message: UNKNOWN_FIELD },
+      { path: 'body.shade', message: UNKNOWN_FIELD },
+    ]);
+  });
+
   test('in the items of a restore body, its head and its entries (checked apart)', async ({ app, premium }) => {
     const entry = { type: 'EXPENSE' as const, amount: 1000, date: '2026-01-02' };
     for (const [payload, path] of [
@@ -69,5 +79,51 @@ describe('a field the contract does not name is refused, at every depth (C44)', 
     form.append('caption', 'a seedling');
     form.append('file', new File([new Uint8Array(PNG_FILE)], 'x.png', { type: 'image/png' }));
     bodyOf(await free.api.board.uploadImage({ body: form as never }), 201);
+  });
+});
+
+describe('one message per field, and ids say what they must be (C45)', () => {
+  test('a date that is not one: its shape only; an impossible day: its calendar only', async ({ premium }) => {
+    for (const [date, message] of [
+      ['yesterday', 'expected a date YYYY-MM-DD'],
+      ['2026-02-30', 'not a calendar date'],
+    ]) {
+      const body = { type: 'EXPENSE' as const, amount: 1000, date: date! };
+      const problem = problemOf(await premium.api.ledger.entries.create({ body }), 400, 'VALIDATION_FAILED');
+      expect(problem.errors).toEqual([{ path: 'body.date', message }]);
+    }
+  });
+
+  test('a blank name: the blank rule, not a length besides', async ({ premium }) => {
+    for (const name of ['   ', ' '.repeat(40)]) {
+      const problem = problemOf(await premium.api.ledger.tags.create({ body: { name } }), 400, 'VALIDATION_FAILED');
+      expect(problem.errors).toEqual([
+        { path: 'body.name', message: 'must contain a character other than white space' },
+      ]);
+    }
+  });
+
+  test('a value against several of its rules gets one message', async ({ premium }) => {
+    const body = { type: 'EXPENSE' as const, amount: -0.5, date: '2026-01-02' };
+    const problem = problemOf(await premium.api.ledger.entries.create({ body }), 400, 'VALIDATION_FAILED');
+    expect(problem.errors?.map((error) => error.path)).toEqual(['body.amount']);
+  });
+
+  test('a path id that is not one names what it must be', async ({ app, premium }) => {
+    for (const id of ['abc', '0', '1.5', '-1', '2147483648', 'NaN']) {
+      const refused = await send(app, 'GET', `/api/account/wallets/${id}`, { token: premium.token });
+      expect(refused.status, id).toBe(400);
+      expect(refused.problem?.errors, id).toEqual([
+        { path: 'params.id', message: 'must be a positive whole number (an id) up to 2147483647' },
+      ]);
+    }
+  });
+
+  test('a paging number that is not one says its range', async ({ app, premium }) => {
+    const refused = await send(app, 'GET', '/api/account/entries?page=abc&size=1000', { token: premium.token });
+    expect(refused.problem?.errors).toEqual([
+      { path: 'query.page', message: 'must be a whole number from 1 to 2147483647' },
+      { path: 'query.size', message: 'must be a whole number from 1 to 100' },
+    ]);
   });
 });

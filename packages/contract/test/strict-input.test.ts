@@ -1,7 +1,7 @@
-/** Issue 36: request bodies and queries are closed at every depth (C44). */
+/** Issue 36: request bodies and queries are closed at every depth (C44); one message per bad value (C45). */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { strictInput, withOpenApi } from '../src/common.js';
+import { CoercedIdSchema, DateSchema, nonBlankText, PageQuerySchema, strictInput, withOpenApi } from '../src/common.js';
 import { routes } from './routes.js';
 
 /** Where an object of the schema still drops keys it does not name (`strip`), by path; none when closed. */
@@ -92,5 +92,35 @@ describe('the contract', () => {
       deliveryAttempt: 2,
     });
     expect(parsed.data).toMatchObject({ deliveryAttempt: 2, message: { orderingKey: '' } });
+  });
+});
+
+describe('one message per bad value (C45)', () => {
+  const messages = (schema: z.ZodTypeAny, value: unknown) =>
+    schema.safeParse(value).error?.issues.map((i) => i.message);
+
+  it('a date: its shape, or else its calendar', () => {
+    expect(messages(DateSchema, 'yesterday')).toEqual(['expected a date YYYY-MM-DD']);
+    expect(messages(DateSchema, '2026-02-30')).toEqual(['not a calendar date']);
+  });
+
+  it('blank text: the blank rule, not its length besides', () => {
+    expect(messages(nonBlankText().max(3), '      ')).toEqual(['must contain a character other than white space']);
+  });
+});
+
+describe('numbers from a URL (C45)', () => {
+  const messages = (schema: z.ZodTypeAny, value: unknown) =>
+    new Set(schema.safeParse(value).error?.issues.map((i) => i.message));
+
+  it('an id or a page says what it must be, whatever was sent', () => {
+    for (const sent of ['abc', '0', '1.5', '2147483648', 'Infinity']) {
+      expect(messages(CoercedIdSchema, sent), sent).toEqual(
+        new Set(['must be a positive whole number (an id) up to 2147483647']),
+      );
+    }
+    expect(messages(PageQuerySchema, { page: 'abc' })).toEqual(
+      new Set(['must be a whole number from 1 to 2147483647']),
+    );
   });
 });

@@ -27,10 +27,15 @@ function located(issue: ZodIssue, part: string): Located[] {
 
 /**
  * The `errors` of a 400 for zod issues in one part of a request (`body`, `query`, `params`, or a place inside
- * the body such as `body.entries.7`), paths and messages safe to send back.
+ * the body such as `body.entries.7`): each field named once, with the first message zod gives for it (C45), so
+ * that one bad value never reads as several problems (a date's shape and then its calendar, a blank name and then
+ * its length). zod checks a field's own rules before the rules across fields, so the first message is its own.
  */
 export function fieldIssues(part: string, issues: readonly ZodIssue[]): FieldIssue[] {
-  return issues
-    .flatMap((issue) => located(issue, part))
-    .map(({ path, message }) => ({ path: quoteSafely([part, ...path].join('.')), message: quoteSafely(message) }));
+  const byPath = new Map<string, string>();
+  for (const { path, message } of issues.flatMap((issue) => located(issue, part))) {
+    const key = [part, ...path].join('.');
+    if (!byPath.has(key)) byPath.set(key, message);
+  }
+  return [...byPath].map(([path, message]) => ({ path: quoteSafely(path), message: quoteSafely(message) }));
 }

@@ -43,7 +43,7 @@ const HeadSchema = strictInput(BackupObjectSchema).extend({
 });
 const EntrySchema = strictInput(BackupEntrySchema);
 
-/** Issues as the api's other 400s write them: an unknown field at its own path (C44). */
+/** Each field once, with its first message, as the api's other 400s (C45). */
 const issuesOf = (issues: readonly z.ZodIssue[], prefix: (string | number)[] = []): PlanIssue[] =>
   fieldIssues(['body', ...prefix].join('.'), issues).slice(0, MAX_ISSUES);
 
