@@ -1,6 +1,7 @@
 /**
  * Issue 36 ("Strict input", "Validation messages"): a field or query parameter the contract does not name is
- * refused, at every depth (C44); each field gets one message, and an id says what it must be (C45).
+ * refused, at every depth (C44); each field gets one message, and an id says what it must be (C45); a method a
+ * path does not have answers 405 whatever the request carries (C46).
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
@@ -125,5 +126,52 @@ describe('one message per field, and ids say what they must be (C45)', () => {
       { path: 'query.page', message: 'must be a whole number from 1 to 2147483647' },
       { path: 'query.size', message: 'must be a whole number from 1 to 100' },
     ]);
+  });
+});
+
+describe('a method a path does not have answers 405 with Allow, whatever the request carries (C46)', () => {
+  test('a literal path is not an id: the methods are its own', async ({ app, premium }) => {
+    for (const [method, url, allow] of [
+      ['DELETE', '/api/account/categories/reorder', 'PUT'],
+      ['GET', '/api/account/categories/import', 'POST'],
+      ['PUT', '/api/account/budgets/copy', 'POST'],
+      ['DELETE', '/api/account/budgets/income', 'GET, HEAD, PUT'],
+      ['GET', '/api/account/entries/parse', 'POST'],
+      ['HEAD', '/api/account/wallets/reorder', 'PUT'],
+      ['DELETE', '/api/admin/default-categories/reorder', 'PUT'],
+    ] as const) {
+      for (const token of [premium.token, undefined]) {
+        const refused = await send(app, method, url, { ...(token ? { token } : {}) });
+        expect([refused.status, refused.response.headers.allow], `${method} ${url}`).toEqual([405, allow]);
+        if (method !== 'HEAD') expect(refused.problem?.code).toBe('METHOD_NOT_ALLOWED');
+      }
+    }
+    // The literal path's own methods are served as before.
+    bodyOf(await premium.api.ledger.budgets.getIncome({ query: { year: 2026, month: 5 } }), 200);
+  });
+
+  test('QUERY, with or without a Content-Type', async ({ app, premium }) => {
+    const headers = { 'content-type': 'application/json' };
+    for (const options of [
+      {},
+      { headers, payload: '{}' },
+      { headers: { 'content-type': 'text/plain' }, payload: 'x' },
+    ]) {
+      const refused = await send(app, 'QUERY', '/api/account/tags', { token: premium.token, ...options });
+      expect([refused.status, refused.response.headers.allow]).toEqual([405, 'GET, HEAD, POST']);
+      expect(refused.problem?.code).toBe('METHOD_NOT_ALLOWED');
+    }
+    expect((await send(app, 'QUERY', '/api/no-such-thing')).status).toBe(404);
+  });
+
+  test('whatever the body: broken JSON, text, a form', async ({ app }) => {
+    for (const [type, payload] of [
+      ['application/json', '{'],
+      ['text/plain', 'hello'],
+      ['application/x-www-form-urlencoded', 'a=1'],
+    ]) {
+      const refused = await send(app, 'PATCH', '/api/account/tags', { headers: { 'content-type': type! }, payload });
+      expect([refused.status, refused.response.headers.allow], type).toEqual([405, 'GET, HEAD, POST']);
+    }
   });
 });

@@ -5,7 +5,6 @@ import { RequestValidationError } from '@ts-rest/fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodError } from 'zod';
-import { AllowedMethods } from '../lib/allowed-methods.js';
 import { AppError, DatabaseUnavailableError, type FieldIssue } from '../lib/errors.js';
 import { fieldIssues } from '../lib/field-issues.js';
 import { AmountOutOfRangeError, isAmountOutOfRange, isDataException } from '../lib/pg-error.js';
@@ -379,26 +378,6 @@ export default fp(
   async (app) => {
     app.setErrorHandler(handleError);
     app.addHook('onSend', escapedErrorGuard);
-    // A path the router serves with other methods answers 405 with `Allow` (C30), any other path 404.
-    const allowedMethods = new AllowedMethods();
-    app.addHook('onRoute', (route) => allowedMethods.add(route.method, route.url));
-    app.setNotFoundHandler((request, reply) => {
-      const path = request.url.split('?')[0] ?? '';
-      const allow = allowedMethods.allowed(path);
-      if (allow.length > 0 && !allow.includes(request.method)) {
-        reply.header('allow', allow.join(', '));
-        return sendProblem(request, reply, {
-          status: 405,
-          code: 'METHOD_NOT_ALLOWED',
-          detail: `${request.method} is not served on this path; see Allow.`,
-        });
-      }
-      return sendProblem(request, reply, {
-        status: 404,
-        code: 'NOT_FOUND',
-        detail: `No route ${request.method} ${path}.`,
-      });
-    });
   },
   { name: 'error-handler' },
 );
