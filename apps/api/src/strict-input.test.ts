@@ -1,7 +1,7 @@
 /**
  * Issue 36 ("Strict input", "Validation messages"): a field or query parameter the contract does not name is
  * refused, at every depth (C44); each field gets one message, and an id says what it must be (C45); a method a
- * path does not have answers 405 whatever the request carries (C46).
+ * path does not have answers 405 whatever the request carries (C46); a body that is not JSON answers 415 (C47).
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
@@ -173,5 +173,38 @@ describe('a method a path does not have answers 405 with Allow, whatever the req
       const refused = await send(app, 'PATCH', '/api/account/tags', { headers: { 'content-type': type! }, payload });
       expect([refused.status, refused.response.headers.allow], type).toEqual([405, 'GET, HEAD, POST']);
     }
+  });
+});
+
+describe('a body that is not JSON answers 415 (C47)', () => {
+  test('text, a form, XML: 415, nothing created', async ({ app, premium }) => {
+    for (const [type, payload] of [
+      ['text/plain', '{"name":"trip"}'],
+      ['application/x-www-form-urlencoded', 'name=trip'],
+      ['application/xml', '<tag><name>trip</name></tag>'],
+    ]) {
+      const refused = await send(app, 'POST', '/api/account/tags', {
+        token: premium.token,
+        headers: { 'content-type': type! },
+        payload,
+      });
+      expect(refused.status, type).toBe(415);
+      expect(refused.problem, type).toMatchObject({
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        detail: 'Send the body as application/json.',
+      });
+    }
+    expect(bodyOf(await premium.api.ledger.tags.list(), 200).items).toEqual([]);
+  });
+
+  test('an upload says multipart; a path no route has is still 404', async ({ app, free }) => {
+    const upload = await send(app, 'POST', '/api/board/images', {
+      token: free.token,
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect([upload.status, upload.problem?.detail]).toEqual([415, 'Send the body as multipart/form-data.']);
+    const unknown = await send(app, 'POST', '/api/no-such-thing', { headers: { 'content-type': 'text/plain' } });
+    expect([unknown.status, unknown.problem?.code]).toEqual([404, 'NOT_FOUND']);
   });
 });

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { ProblemCode } from '@nestegg/contract';
 import { isDatabaseUnavailable } from '@nestegg/db';
+import type { AppRoute } from '@ts-rest/core';
 import { RequestValidationError } from '@ts-rest/fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -143,6 +144,16 @@ function handleFrameworkError(error: FastifyError, request: FastifyRequest, repl
       status: 400,
       code: 'BAD_REQUEST',
       detail: 'The URL is not valid percent-encoded text.',
+    });
+    return true;
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const route = (request.routeOptions.config as { tsRestRoute?: AppRoute } | undefined)?.tsRestRoute;
+    const expected = (route && 'contentType' in route ? route.contentType : undefined) ?? 'application/json';
+    sendProblem(request, reply, {
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      detail: `Send the body as ${expected}.`,
     });
     return true;
   }
