@@ -72,7 +72,7 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   if (tracing) nameServerSpans(app);
   app.decorate('env', env);
   // JSON is the only body the api reads (multipart uploads add their parser where they are taken): any other
-  // type, text included, answers 415 instead of reaching validation as a string (C47).
+  // type, text included, answers 415 instead of reaching validation as a string (C49).
   app.removeContentTypeParser('text/plain');
 
   await app.register(errorHandler);

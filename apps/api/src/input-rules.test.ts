@@ -237,7 +237,7 @@ describe('unlisted methods answer 405 with Allow (C30)', () => {
     }));
     for (const [template] of paths) {
       const url = template.replace(/\{[^}]+\}/g, '1');
-      // The methods of this URL are its most specific template's: a literal path is never another route's `{id}` (C46).
+      // The methods of this URL are its most specific template's: a literal path is never another route's `{id}` (C48).
       const owner = templates.filter((t) => t.pattern.test(url)).sort((a, b) => a.rank.localeCompare(b.rank))[0]!;
       const listed = owner.methods;
       const unlisted = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'].find((m) => !listed.includes(m))!;

@@ -385,7 +385,7 @@ async function unlistedMethodProblems(app: FastifyInstance): Promise<{ sent: num
   }));
   for (const [path, operations] of byPath) {
     const url = path.replace(/\{\w+\}/g, '1');
-    // `/entries/parse` is a literal path, never `/entries/{id}`: the most specific template owns a URL (C46).
+    // `/entries/parse` is a literal path, never `/entries/{id}`: the most specific template owns a URL (C48).
     const owner = templates.filter((t) => t.pattern.test(url)).sort((a, b) => a.rank.localeCompare(b.rank))[0]!;
     const listed = byPath.get(owner.path)!.map((op) => op.method);
     const served = listed.includes('GET') ? [...listed, 'HEAD'] : listed;

@@ -1,7 +1,7 @@
 /**
  * Issue 36 ("Strict input", "Validation messages"): a field or query parameter the contract does not name is
- * refused, at every depth (C44); each field gets one message, and an id says what it must be (C45); a method a
- * path does not have answers 405 whatever the request carries (C46); a body that is not JSON answers 415 (C47).
+ * refused, at every depth (C46); each field gets one message, and an id says what it must be (C47); a method a
+ * path does not have answers 405 whatever the request carries (C48); a body that is not JSON answers 415 (C49).
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
@@ -30,7 +30,7 @@ const send = async (
 
 const UNKNOWN_FIELD = 'not a field of this request';
 
-describe('a field the contract does not name is refused, at every depth (C44)', () => {
+describe('a field the contract does not name is refused, at every depth (C46)', () => {
   test('a body field: 400 naming it, nothing created', async ({ app, premium }) => {
     const payload = { name: 'Cash', type: 'CASH', colour: 'red' };
     const refused = await send(app, 'POST', '/api/account/wallets', { token: premium.token, payload });
@@ -83,7 +83,7 @@ describe('a field the contract does not name is refused, at every depth (C44)', 
   });
 });
 
-describe('one message per field, and ids say what they must be (C45)', () => {
+describe('one message per field, and ids say what they must be (C47)', () => {
   test('a date that is not one: its shape only; an impossible day: its calendar only', async ({ premium }) => {
     for (const [date, message] of [
       ['yesterday', 'expected a date YYYY-MM-DD'],
@@ -129,7 +129,7 @@ describe('one message per field, and ids say what they must be (C45)', () => {
   });
 });
 
-describe('a method a path does not have answers 405 with Allow, whatever the request carries (C46)', () => {
+describe('a method a path does not have answers 405 with Allow, whatever the request carries (C48)', () => {
   test('a literal path is not an id: the methods are its own', async ({ app, premium }) => {
     for (const [method, url, allow] of [
       ['DELETE', '/api/account/categories/reorder', 'PUT'],
@@ -176,7 +176,7 @@ describe('a method a path does not have answers 405 with Allow, whatever the req
   });
 });
 
-describe('a body that is not JSON answers 415 (C47)', () => {
+describe('a body that is not JSON answers 415 (C49)', () => {
   test('text, a form, XML: 415, nothing created', async ({ app, premium }) => {
     for (const [type, payload] of [
       ['text/plain', '{"name":"trip"}'],

@@ -217,7 +217,7 @@ export const adminNamedSchemas: NamedSchemas = {
   AdminMember: AdminMemberSchema,
   AdminMemberPage: AdminMemberPageSchema,
   SignupSetting: SignupSettingSchema,
-  // The request form is closed and the answer open (C44): one component each.
+  // The request form is closed and the answer open (C46): one component each.
   SignupSettingRequest: strictInput(SignupSettingSchema),
   DefaultCategory: DefaultCategorySchema,
   DefaultCategoryList: DefaultCategoryListSchema,

@@ -274,7 +274,7 @@ const withCommonCodes = <R extends CommonRouteShape & { responses: Record<string
 };
 
 /**
- * The route with its JSON body and its query closed at every depth (decision C44): a field they do not name is
+ * The route with its JSON body and its query closed at every depth (decision C46): a field they do not name is
  * refused. A multipart form is left open: the server reads its file and nothing else of it.
  */
 const withClosedInput = <R extends CommonRouteShape>(route: R): R => {
@@ -291,7 +291,7 @@ const withClosedInput = <R extends CommonRouteShape>(route: R): R => {
  * by rule (decision C32): the session codes of its `metadata.auth`, the body codes of a method that carries a
  * body, validation of its body, query and path parameters, the idempotency codes of an `Idempotency-Key`, and
  * 405/500/503 everywhere. Every area router passes through here, so this is also where each route's body and
- * query are closed (`strictInput`, C44). `export const xContract = withCommonProblems(c.router({ … }, routerOptions))`.
+ * query are closed (`strictInput`, C46). `export const xContract = withCommonProblems(c.router({ … }, routerOptions))`.
  */
 export const withCommonProblems = <T extends object>(router: T): WithCommonProblems<T> =>
   Object.fromEntries(

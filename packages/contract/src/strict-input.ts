@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Closed request input (decision C44): a copy of a request schema in which every object, at every depth, refuses
+ * Closed request input (decision C46): a copy of a request schema in which every object, at every depth, refuses
  * keys it does not name (zod's `strict`; `additionalProperties: false` in the OpenAPI document). An object that
  * says `passthrough` or has a `catchall` keeps it. The copy is made once per schema (by identity), so a schema
  * met in several requests stays one schema, and a schema with nothing to close is returned as it is.

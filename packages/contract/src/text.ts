@@ -34,7 +34,7 @@ const isLengthCheck = (check: ZodStringCheck): boolean =>
  * units, so a name of 30 astral characters (60 units) passed the document and was refused (decision C28).
  * The length checks run on the value the other checks leave (after `trim`, as they are always written after it);
  * a maximum also holds for the value as sent, as the document's `maxLength` says (C41). They are checked only on a
- * value the other checks accept, so a value gets one message (C45).
+ * value the other checks accept, so a value gets one message (C47).
  * Every method that makes a new string schema keeps the class.
  */
 class ZodText extends ZodString {

@@ -1,4 +1,4 @@
-/** Issue 36: request bodies and queries are closed at every depth (C44); one message per bad value (C45). */
+/** Issue 36: request bodies and queries are closed at every depth (C46); one message per bad value (C47). */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CoercedIdSchema, DateSchema, nonBlankText, PageQuerySchema, strictInput, withOpenApi } from '../src/common.js';
@@ -95,7 +95,7 @@ describe('the contract', () => {
   });
 });
 
-describe('one message per bad value (C45)', () => {
+describe('one message per bad value (C47)', () => {
   const messages = (schema: z.ZodTypeAny, value: unknown) =>
     schema.safeParse(value).error?.issues.map((i) => i.message);
 
@@ -109,7 +109,7 @@ describe('one message per bad value (C45)', () => {
   });
 });
 
-describe('numbers from a URL (C45)', () => {
+describe('numbers from a URL (C47)', () => {
   const messages = (schema: z.ZodTypeAny, value: unknown) =>
     new Set(schema.safeParse(value).error?.issues.map((i) => i.message));
 

@@ -22,7 +22,7 @@ const isJsonSchema = (value: unknown): value is JsonSchema =>
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * Each named schema with the closed copy requests use (C44), under the same name: a request body or query meets
+ * Each named schema with the closed copy requests use (C46), under the same name: a request body or query meets
  * the copy. A copy named on its own (the request form of a schema answers share) keeps its own name.
  */
 const withRequestForms = (named: NamedSchemas): Array<[string, z.ZodTypeAny]> => {
@@ -111,7 +111,7 @@ export class ComponentCollector {
       this.components[name] = this.refs(body, mode);
     } else if (registered !== mode && !sameJson(own, this.generate(name, registered))) {
       throw new Error(
-        `schema ${name} differs between requests and responses (a request's objects are closed, C44): name each form on its own`,
+        `schema ${name} differs between requests and responses (a request's objects are closed, C46): name each form on its own`,
       );
     }
   }
@@ -122,7 +122,7 @@ export class ComponentCollector {
     if (cached) return cached;
     const schema = this.named[name];
     if (!schema) throw new Error(`no schema named ${name}`);
-    // A request reads the closed form (C44); an answer stays open to fields added later.
+    // A request reads the closed form (C46); an answer stays open to fields added later.
     const json = generateSchema(mode === 'input' ? strictInput(schema) : schema, mode === 'output') as JsonSchema;
     this.generated.set(key, json);
     return json;

@@ -461,7 +461,7 @@ export const valuesInContext: Record<string, ExampleValue> = {
   'YearlyStats.balance': 8160000,
 };
 
-// The restore body is the backup's closed request form (decision C44): the same household's backup.
+// The restore body is the backup's closed request form (decision C46): the same household's backup.
 for (const [key, value] of Object.entries(valuesInContext)) {
   if (key.startsWith('Backup.')) valuesInContext[`RestoreRequest.${key.slice('Backup.'.length)}`] = value;
 }

@@ -87,7 +87,7 @@ const describeOperation = (route: AppRoute, auth: AuthLevel): string => {
 
 const PREMIUM_FORBIDDEN = 'Not allowed: PREMIUM_REQUIRED (the caller is on the FREE plan) or a domain code';
 
-/** Query parameters are closed too (C44), which a list of parameters cannot say by itself. */
+/** Query parameters are closed too (C46), which a list of parameters cannot say by itself. */
 const CLOSED_QUERY = 'A query parameter this operation does not list is refused as well (VALIDATION_FAILED).';
 
 const describeStatus = (status: string, route: AppRoute, fallback: string): string => {

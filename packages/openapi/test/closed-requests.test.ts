@@ -1,5 +1,5 @@
 /**
- * Issue 36: the document says that requests are closed (C44): every object a JSON request body reaches has
+ * Issue 36: the document says that requests are closed (C46): every object a JSON request body reaches has
  * `additionalProperties: false`, while every answer stays open to fields added later.
  */
 import { describe, expect, it } from 'vitest';
@@ -46,7 +46,7 @@ const responseObjects = operations.flatMap(({ method, path, op }) =>
   ),
 );
 
-describe('requests are closed (C44)', () => {
+describe('requests are closed (C46)', () => {
   it('every object of a JSON request body, at every depth, refuses properties it does not name', () => {
     const json = requestObjects.filter(({ mediaType }) => mediaType === 'application/json');
     expect(json.length).toBeGreaterThan(60);

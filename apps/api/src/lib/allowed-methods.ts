@@ -1,5 +1,5 @@
 /**
- * The methods the router serves on each path, for the 405 of a method a path does not list (decisions C30, C46).
+ * The methods the router serves on each path, for the 405 of a method a path does not list (decisions C30, C48).
  * Filled from Fastify's `onRoute` hook, so it knows every route the api registers (the contract's and the
  * health and documentation routes), and HEAD wherever GET is served (Fastify answers it).
  *

@@ -10,7 +10,7 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 export const quoteSafely = (message: string): string =>
   message.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-/** What a field the request's closed schema does not name is told (C44), by the part of the request it is in. */
+/** What a field the request's closed schema does not name is told (C46), by the part of the request it is in. */
 const UNKNOWN_FIELD: Record<string, string> = {
   query: 'not a query parameter of this request',
   body: 'not a field of this request',
@@ -27,7 +27,7 @@ function located(issue: ZodIssue, part: string): Located[] {
 
 /**
  * The `errors` of a 400 for zod issues in one part of a request (`body`, `query`, `params`, or a place inside
- * the body such as `body.entries.7`): each field named once, with the first message zod gives for it (C45), so
+ * the body such as `body.entries.7`): each field named once, with the first message zod gives for it (C47), so
  * that one bad value never reads as several problems (a date's shape and then its calendar, a blank name and then
  * its length). zod checks a field's own rules before the rules across fields, so the first message is its own.
  */

@@ -12,7 +12,7 @@ const pathOf = (request: FastifyRequest): string => request.url.split('?')[0] ??
 
 /**
  * The methods of the path when the request's method is not one of them, else null: a path no route matched
- * (whatever the method), or a literal path the router gave to a sibling's parameter (C46).
+ * (whatever the method), or a literal path the router gave to a sibling's parameter (C48).
  */
 function unservedMethod(request: FastifyRequest, allowedMethods: AllowedMethods): string[] | null {
   if (request.is404) {
@@ -40,7 +40,7 @@ function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyRepl
 
 /**
  * A method a path does not have answers 405 with `Allow` (C30), a path no route has 404, before anything else
- * reads the request (C46): its body (a `QUERY` without a `Content-Type`, a `PATCH` of broken JSON or of text),
+ * reads the request (C48): its body (a `QUERY` without a `Content-Type`, a `PATCH` of broken JSON or of text),
  * its session or its parameters. Registered after the edge (security and CORS headers, draining) and before
  * everything else, so its `onRequest` hook comes before authentication's; and before any route, so its `onRoute`
  * hook sees them all.

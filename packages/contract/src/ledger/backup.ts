@@ -175,7 +175,7 @@ export const backupContract = withCommonProblems(
 
 /** Component names of backup and restore (see schema-names.ts). */
 export const backupNamedSchemas: NamedSchemas = {
-  // The export is an answer, open to fields added later; the restore body is closed (C44): one component each.
+  // The export is an answer, open to fields added later; the restore body is closed (C46): one component each.
   Backup: BackupObjectSchema,
   RestoreRequest: strictInput(BackupObjectSchema),
   RestoreResult: RestoreResultSchema,

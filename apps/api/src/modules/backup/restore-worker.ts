@@ -35,7 +35,7 @@ export type RestoreMessage =
   | { id: number; type: 'refused'; code: RefusalCode; issues: PlanIssue[] };
 
 /**
- * The contract's backup schema, closed as the restore body is (C44), with the entries' items left to the batches
+ * The contract's backup schema, closed as the restore body is (C46), with the entries' items left to the batches
  * (checked with the item schema, closed too).
  */
 const HeadSchema = strictInput(BackupObjectSchema).extend({
@@ -43,7 +43,7 @@ const HeadSchema = strictInput(BackupObjectSchema).extend({
 });
 const EntrySchema = strictInput(BackupEntrySchema);
 
-/** Each field once, with its first message, as the api's other 400s (C45). */
+/** Each field once, with its first message, as the api's other 400s (C47). */
 const issuesOf = (issues: readonly z.ZodIssue[], prefix: (string | number)[] = []): PlanIssue[] =>
   fieldIssues(['body', ...prefix].join('.'), issues).slice(0, MAX_ISSUES);
 

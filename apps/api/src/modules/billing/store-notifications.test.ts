@@ -102,7 +102,7 @@ describe('POST /api/billing/store/rtdn', () => {
     expect(foreignRow!.processedAt).toBeInstanceOf(Date);
   });
 
-  test('keeps the fields the push service adds that the contract does not model (C44)', async ({ app }) => {
+  test('keeps the fields the push service adds that the contract does not model (C46)', async ({ app }) => {
     const envelope = store.envelope(store.testNotification());
     const grown = {
       ...envelope,

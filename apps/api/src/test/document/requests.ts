@@ -43,7 +43,7 @@ export function fromWire(text: string, schema: Schema): unknown {
   return text;
 }
 
-/** A query parameter no operation lists: the document's `info` says requests are closed (C44). */
+/** A query parameter no operation lists: the document's `info` says requests are closed (C46). */
 const UNLISTED_PARAMETER = 'unlistedParameter';
 
 /** Why the request is not one the document allows, or null. */
@@ -297,7 +297,7 @@ function bodyMutations(
   return out;
 }
 
-/** A query parameter the operation does not list, on an operation that reads its query (C44). */
+/** A query parameter the operation does not list, on an operation that reads its query (C46). */
 function unlistedQueryParameter(op: Operation, base: DocRequest): ForbiddenRequest[] {
   if (!op.parameters.some((parameter) => parameter.in === 'query')) return [];
   const query = { ...base.params.query, [UNLISTED_PARAMETER]: 'x' };
