@@ -16,6 +16,7 @@ import metrics from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
 import problemCodeCheck from './plugins/problem-code-check.js';
 import rateLimit from './plugins/rate-limit.js';
+import unservedMethods from './plugins/unserved-methods.js';
 import { nameServerSpans, tracedServerFactory, traceLogging } from './tracing.js';
 
 declare module 'fastify' {
@@ -70,10 +71,14 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   });
   if (tracing) nameServerSpans(app);
   app.decorate('env', env);
+  // JSON is the only body the api reads (multipart uploads add their parser where they are taken): any other
+  // type, text included, answers 415 instead of reaching validation as a string (C49).
+  app.removeContentTypeParser('text/plain');
 
   await app.register(errorHandler);
   if (env.NODE_ENV === 'test') await app.register(problemCodeCheck);
   await app.register(httpEdge, { env });
+  await app.register(unservedMethods);
   await app.register(infrastructure, { env, ...(options.clock ? { clock: options.clock } : {}) });
   await app.register(metrics);
   await app.register(authentication);

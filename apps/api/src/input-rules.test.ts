@@ -218,6 +218,13 @@ describe('problems never echo raw input (C30)', () => {
 const flatRoutes = (router: object): Array<{ method: string; path: string }> =>
   Object.values(router).flatMap((value) => (isAppRoute(value) ? [value] : flatRoutes(value as object)));
 
+/** One digit per segment, 0 literal and 1 `{param}`: the router prefers the smaller (a literal segment). */
+const specificity = (template: string) =>
+  template
+    .split('/')
+    .map((segment) => (segment.startsWith('{') ? '1' : '0'))
+    .join('');
+
 describe('unlisted methods answer 405 with Allow (C30)', () => {
   test('every documented path, for a method it does not list', async ({ app }) => {
     const document = buildOpenApiDocument();
@@ -225,12 +232,14 @@ describe('unlisted methods answer 405 with Allow (C30)', () => {
     expect(paths.length).toBeGreaterThan(50);
     const templates = paths.map(([template, item]) => ({
       pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      rank: specificity(template),
       methods: Object.keys(item as object).map((m) => m.toUpperCase()),
     }));
     for (const [template] of paths) {
       const url = template.replace(/\{[^}]+\}/g, '1');
-      // The methods the router serves on this URL: a static path also matches another route's `{id}`.
-      const listed = templates.filter((t) => t.pattern.test(url)).flatMap((t) => t.methods);
+      // The methods of this URL are its most specific template's: a literal path is never another route's `{id}` (C48).
+      const owner = templates.filter((t) => t.pattern.test(url)).sort((a, b) => a.rank.localeCompare(b.rank))[0]!;
+      const listed = owner.methods;
       const unlisted = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'].find((m) => !listed.includes(m))!;
       const answer = await app.inject({ method: unlisted as 'PUT', url });
       expect(answer.statusCode, `${unlisted} ${template}`).toBe(405);

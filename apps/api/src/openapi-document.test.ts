@@ -378,13 +378,16 @@ async function unlistedMethodProblems(app: FastifyInstance): Promise<{ sent: num
   const templates = [...byPath.keys()].map((path) => ({
     path,
     pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`),
+    rank: path
+      .split('/')
+      .map((segment) => (segment.startsWith('{') ? '1' : '0'))
+      .join(''),
   }));
   for (const [path, operations] of byPath) {
     const url = path.replace(/\{\w+\}/g, '1');
-    // `/entries/parse` is also `/entries/{id}` to a reader of the document: a method either lists is served.
-    const listed = templates
-      .filter((template) => template.pattern.test(url))
-      .flatMap((template) => byPath.get(template.path)!.map((op) => op.method));
+    // `/entries/parse` is a literal path, never `/entries/{id}`: the most specific template owns a URL (C48).
+    const owner = templates.filter((t) => t.pattern.test(url)).sort((a, b) => a.rank.localeCompare(b.rank))[0]!;
+    const listed = byPath.get(owner.path)!.map((op) => op.method);
     const served = listed.includes('GET') ? [...listed, 'HEAD'] : listed;
     for (const method of PROBED_METHODS.filter((candidate) => !served.includes(candidate))) {
       sent += 1;

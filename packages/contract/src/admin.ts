@@ -17,6 +17,7 @@ import {
   ReorderBodySchema,
   routerOptions,
   SortOrderSchema,
+  strictInput,
   withCommonProblems,
 } from './common.js';
 import { MemberResponseSchema, MemberStatusSchema, RoleSchema } from './member.js';
@@ -216,6 +217,8 @@ export const adminNamedSchemas: NamedSchemas = {
   AdminMember: AdminMemberSchema,
   AdminMemberPage: AdminMemberPageSchema,
   SignupSetting: SignupSettingSchema,
+  // The request form is closed and the answer open (C46): one component each.
+  SignupSettingRequest: strictInput(SignupSettingSchema),
   DefaultCategory: DefaultCategorySchema,
   DefaultCategoryList: DefaultCategoryListSchema,
 };

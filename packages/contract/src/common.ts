@@ -5,8 +5,10 @@
 import { z } from 'zod';
 import { type ProblemCode, ProblemCodeSchema, problemCodeStatus } from './problem-codes.js';
 import type { NamedSchemas } from './schema-names.js';
+import { strictInput } from './strict-input.js';
 import { nonBlankText, text } from './text.js';
 
+export { strictInput } from './strict-input.js';
 export { codePointLength, NON_BLANK_PATTERN, nonBlankText } from './text.js';
 
 // ---------------------------------------------------------------------------
@@ -272,16 +274,30 @@ const withCommonCodes = <R extends CommonRouteShape & { responses: Record<string
 };
 
 /**
+ * The route with its JSON body and its query closed at every depth (decision C46): a field they do not name is
+ * refused. A multipart form is left open: the server reads its file and nothing else of it.
+ */
+const withClosedInput = <R extends CommonRouteShape>(route: R): R => {
+  const body = isAppRouteBody(route.body) && route.contentType !== 'multipart/form-data';
+  return {
+    ...route,
+    ...(body ? { body: strictInput(route.body as z.ZodTypeAny) } : {}),
+    ...(isAppRouteBody(route.query) ? { query: strictInput(route.query as z.ZodTypeAny) } : {}),
+  };
+};
+
+/**
  * An area router with the codes every route of its kind can answer merged into each route's problem responses,
  * by rule (decision C32): the session codes of its `metadata.auth`, the body codes of a method that carries a
  * body, validation of its body, query and path parameters, the idempotency codes of an `Idempotency-Key`, and
- * 405/500/503 everywhere. `export const xContract = withCommonProblems(c.router({ … }, routerOptions))`.
+ * 405/500/503 everywhere. Every area router passes through here, so this is also where each route's body and
+ * query are closed (`strictInput`, C46). `export const xContract = withCommonProblems(c.router({ … }, routerOptions))`.
  */
 export const withCommonProblems = <T extends object>(router: T): WithCommonProblems<T> =>
   Object.fromEntries(
     Object.entries(router).map(([key, value]) => [
       key,
-      isRoute(value) ? withCommonCodes(value) : withCommonProblems(value as object),
+      isRoute(value) ? withCommonCodes(withClosedInput(value)) : withCommonProblems(value as object),
     ]),
   ) as WithCommonProblems<T>;
 
@@ -294,8 +310,15 @@ export const MAX_ID = 2_147_483_647;
 
 /** An id in a response or JSON body. */
 export const IdSchema = z.number().int().min(1).max(MAX_ID);
+/**
+ * A whole number read from a path or query string, with one message that says what is expected whatever was
+ * sent (`abc` would otherwise read "Expected number, received nan").
+ */
+export const coercedInteger = (min: number, max: number, message = `must be a whole number from ${min} to ${max}`) =>
+  z.coerce.number({ invalid_type_error: message }).int(message).min(min, message).max(max, message);
+
 /** An id read from a path or query string. */
-export const CoercedIdSchema = z.coerce.number().int().min(1).max(MAX_ID);
+export const CoercedIdSchema = coercedInteger(1, MAX_ID, `must be a positive whole number (an id) up to ${MAX_ID}`);
 export const IdParamSchema = z.object({ id: CoercedIdSchema });
 export type IdParam = z.infer<typeof IdParamSchema>;
 
@@ -341,7 +364,8 @@ const isCalendarDate = (s: string): boolean => {
 export const DateSchema = z
   .string()
   .regex(DATE_RE, 'expected a date YYYY-MM-DD')
-  .refine(isCalendarDate, 'not a calendar date')
+  // Only a value of the right shape is asked whether its day exists: one message per bad value.
+  .refine((s) => !DATE_RE.test(s) || isCalendarDate(s), 'not a calendar date')
   .describe('Calendar date YYYY-MM-DD');
 
 /**
@@ -383,8 +407,8 @@ export const InstantSchema = z
 
 export const YearSchema = z.number().int().min(1970).max(9999);
 export const MonthSchema = z.number().int().min(1).max(12);
-export const YearQuerySchema = z.coerce.number().int().min(1970).max(9999);
-export const MonthQuerySchema = z.coerce.number().int().min(1).max(12);
+export const YearQuerySchema = coercedInteger(1970, 9999);
+export const MonthQuerySchema = coercedInteger(1, 12);
 
 // ---------------------------------------------------------------------------
 // Decimal strings (quantities, rates)
@@ -452,8 +476,8 @@ export const IdempotencyHeadersSchema = z.object({
 });
 
 export const PageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(MAX_ID).default(1),
-  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  page: coercedInteger(1, MAX_ID).default(1),
+  size: coercedInteger(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
 

@@ -33,7 +33,8 @@ const isLengthCheck = (check: ZodStringCheck): boolean =>
  * `minLength`/`maxLength` do and as PostgreSQL's `varchar(n)` and `char_length` do; zod's own count UTF-16
  * units, so a name of 30 astral characters (60 units) passed the document and was refused (decision C28).
  * The length checks run on the value the other checks leave (after `trim`, as they are always written after it);
- * a maximum also holds for the value as sent, as the document's `maxLength` says (C41).
+ * a maximum also holds for the value as sent, as the document's `maxLength` says (C41). They are checked only on a
+ * value the other checks accept, so a value gets one message (C47).
  * Every method that makes a new string schema keeps the class.
  */
 class ZodText extends ZodString {
@@ -51,12 +52,12 @@ class ZodText extends ZodString {
     if (!others) return super._parse(input);
     const sent = input.data as unknown; // zod's `trim` check rewrites `input.data`
     const result = others._parse(input) as Exclude<ParseReturnType<string>, Promise<unknown>>;
-    if (result.status === 'aborted' || typeof result.value !== 'string') return result;
+    if (result.status !== 'valid' || typeof result.value !== 'string') return result;
     const value = result.value;
     const length = codePointLength(value);
     // A maximum holds for the value as sent too: the document's maxLength cannot say "after trimming" (C41).
     const longest = typeof sent === 'string' ? Math.max(length, codePointLength(sent)) : length;
-    let dirty = result.status === 'dirty';
+    let dirty = false;
     for (const check of checks) {
       if (!isLengthCheck(check) || !('value' in check)) continue;
       const tooSmall = (check.kind === 'min' || check.kind === 'length') && length < check.value;

@@ -6,7 +6,8 @@
  * keep their own names.
  */
 import { extendApi, generateSchema, type OpenApiZodAny } from '@anatine/zod-openapi';
-import type { NamedSchemas } from '@nestegg/contract';
+import { type NamedSchemas, strictInput } from '@nestegg/contract';
+import type { z } from 'zod';
 
 export type JsonSchema = { [key: string]: unknown };
 /** Request bodies and parameters are read as zod input, responses as zod output. */
@@ -20,9 +21,23 @@ const isJsonSchema = (value: unknown): value is JsonSchema =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/**
+ * Each named schema with the closed copy requests use (C46), under the same name: a request body or query meets
+ * the copy. A copy named on its own (the request form of a schema answers share) keeps its own name.
+ */
+const withRequestForms = (named: NamedSchemas): Array<[string, z.ZodTypeAny]> => {
+  const own = new Set(Object.values(named));
+  const forms = Object.entries(named).flatMap(([name, schema]): Array<[string, z.ZodTypeAny]> => {
+    const closed = strictInput(schema);
+    return closed === schema || own.has(closed) ? [] : [[name, closed]];
+  });
+  return [...Object.entries(named), ...forms];
+};
+
 /** Runs `build` while every named schema carries its marker; the schemas are left as they were. */
 export const withSchemaMarkers = <T>(named: NamedSchemas, build: () => T): T => {
-  const marked = Object.entries(named).map(([name, schema]) => {
+  // The closed copies are made before any marker is set, so that none copies a marker.
+  const marked = withRequestForms(named).map(([name, schema]) => {
     const zod = schema as OpenApiZodAny;
     const before = zod.metaOpenApi;
     // A copy: `extendApi` assigns into the object in place, which would keep the marker in the contract's own
@@ -95,7 +110,9 @@ export class ComponentCollector {
       const { [NAME_KEY]: _marker, ...body } = own;
       this.components[name] = this.refs(body, mode);
     } else if (registered !== mode && !sameJson(own, this.generate(name, registered))) {
-      throw new Error(`schema ${name} differs between requests and responses: name each form on its own`);
+      throw new Error(
+        `schema ${name} differs between requests and responses (a request's objects are closed, C46): name each form on its own`,
+      );
     }
   }
 
@@ -105,7 +122,8 @@ export class ComponentCollector {
     if (cached) return cached;
     const schema = this.named[name];
     if (!schema) throw new Error(`no schema named ${name}`);
-    const json = generateSchema(schema, mode === 'output') as JsonSchema;
+    // A request reads the closed form (C46); an answer stays open to fields added later.
+    const json = generateSchema(mode === 'input' ? strictInput(schema) : schema, mode === 'output') as JsonSchema;
     this.generated.set(key, json);
     return json;
   }

@@ -460,3 +460,8 @@ export const valuesInContext: Record<string, ExampleValue> = {
   'YearlyStats.expense': 12840000,
   'YearlyStats.balance': 8160000,
 };
+
+// The restore body is the backup's closed request form (decision C46): the same household's backup.
+for (const [key, value] of Object.entries(valuesInContext)) {
+  if (key.startsWith('Backup.')) valuesInContext[`RestoreRequest.${key.slice('Backup.'.length)}`] = value;
+}

@@ -34,7 +34,9 @@ const info = {
   description:
     'Household ledger, community board and memberships. Errors are RFC 9457 problem details ' +
     '(`application/problem+json`) with a stable `code` (see the `ProblemCode` schema). Send the session ' +
-    'token as `Authorization: Bearer <token>`.',
+    'token as `Authorization: Bearer <token>`. Requests are closed: a JSON body field or query parameter an ' +
+    'operation does not list is refused with 400 `VALIDATION_FAILED` naming it (request schemas say ' +
+    '`additionalProperties: false`); answers may gain fields, so clients ignore the ones they do not know.',
   contact: { name: 'Nestegg backend team' },
   license: { name: 'Proprietary' },
 };

@@ -87,8 +87,14 @@ const describeOperation = (route: AppRoute, auth: AuthLevel): string => {
 
 const PREMIUM_FORBIDDEN = 'Not allowed: PREMIUM_REQUIRED (the caller is on the FREE plan) or a domain code';
 
-const describeStatus = (status: string, auth: AuthLevel, fallback: string): string =>
-  status === '403' && auth === 'premium' ? PREMIUM_FORBIDDEN : (statusText[status] ?? fallback);
+/** Query parameters are closed too (C46), which a list of parameters cannot say by itself. */
+const CLOSED_QUERY = 'A query parameter this operation does not list is refused as well (VALIDATION_FAILED).';
+
+const describeStatus = (status: string, route: AppRoute, fallback: string): string => {
+  if (status === '403' && routeAuth(route) === 'premium') return PREMIUM_FORBIDDEN;
+  const text = statusText[status] ?? fallback;
+  return status === '400' && isZodType(route.query) ? `${text}. ${CLOSED_QUERY}` : text;
+};
 
 const problemReferences = new WeakMap<ComponentCollector, JsonSchema>();
 /** `$ref` to the `Problem` component, generated once per document. */
@@ -114,7 +120,7 @@ const problemOf = (route: AppRoute, status: string, collector: ComponentCollecto
 const mapResponse = (status: string, response: Response, route: AppRoute, collector: ComponentCollector) => {
   const json = response.content?.['application/json'];
   const { binaryResponse } = route.metadata as RouteMetadata;
-  const mapped: Response = { description: describeStatus(status, routeAuth(route), response.description) };
+  const mapped: Response = { description: describeStatus(status, route, response.description) };
   const headers = headersByStatus[status];
   if (headers) mapped.headers = headers;
   if (json?.schema) {

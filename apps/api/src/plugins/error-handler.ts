@@ -1,12 +1,13 @@
 import type { Socket } from 'node:net';
 import type { ProblemCode } from '@nestegg/contract';
 import { isDatabaseUnavailable } from '@nestegg/db';
+import type { AppRoute } from '@ts-rest/core';
 import { RequestValidationError } from '@ts-rest/fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodError } from 'zod';
-import { AllowedMethods } from '../lib/allowed-methods.js';
 import { AppError, DatabaseUnavailableError, type FieldIssue } from '../lib/errors.js';
+import { fieldIssues } from '../lib/field-issues.js';
 import { AmountOutOfRangeError, isAmountOutOfRange, isDataException } from '../lib/pg-error.js';
 import { baselineSecurityHeaders } from '../lib/security-headers.js';
 
@@ -94,22 +95,8 @@ export function sendProblem(
   return reply.status(problem.status).type('application/problem+json').send(JSON.stringify(body));
 }
 
-/**
- * A message or path safe to send back: zod's messages quote the value received (an enum's `received '…'`), so
- * control characters (a NUL above all, which the Problem schema itself refuses) are written as `\uXXXX` (C30).
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this escapes
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
-export const quoteSafely = (message: string): string =>
-  message.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-function zodIssues(part: string, error: ZodError | null): FieldIssue[] {
-  if (!error) return [];
-  return error.issues.map((issue) => ({
-    path: quoteSafely([part, ...issue.path].join('.')),
-    message: quoteSafely(issue.message),
-  }));
-}
+const zodIssues = (part: string, error: ZodError | null): FieldIssue[] =>
+  error ? fieldIssues(part, error.issues) : [];
 
 function validationIssues(error: RequestValidationError): FieldIssue[] {
   return [
@@ -157,6 +144,16 @@ function handleFrameworkError(error: FastifyError, request: FastifyRequest, repl
       status: 400,
       code: 'BAD_REQUEST',
       detail: 'The URL is not valid percent-encoded text.',
+    });
+    return true;
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const route = (request.routeOptions.config as { tsRestRoute?: AppRoute } | undefined)?.tsRestRoute;
+    const expected = (route && 'contentType' in route ? route.contentType : undefined) ?? 'application/json';
+    sendProblem(request, reply, {
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      detail: `Send the body as ${expected}.`,
     });
     return true;
   }
@@ -392,26 +389,6 @@ export default fp(
   async (app) => {
     app.setErrorHandler(handleError);
     app.addHook('onSend', escapedErrorGuard);
-    // A path the router serves with other methods answers 405 with `Allow` (C30), any other path 404.
-    const allowedMethods = new AllowedMethods();
-    app.addHook('onRoute', (route) => allowedMethods.add(route.method, route.url));
-    app.setNotFoundHandler((request, reply) => {
-      const path = request.url.split('?')[0] ?? '';
-      const allow = allowedMethods.allowed(path);
-      if (allow.length > 0 && !allow.includes(request.method)) {
-        reply.header('allow', allow.join(', '));
-        return sendProblem(request, reply, {
-          status: 405,
-          code: 'METHOD_NOT_ALLOWED',
-          detail: `${request.method} is not served on this path; see Allow.`,
-        });
-      }
-      return sendProblem(request, reply, {
-        status: 404,
-        code: 'NOT_FOUND',
-        detail: `No route ${request.method} ${path}.`,
-      });
-    });
   },
   { name: 'error-handler' },
 );

@@ -13,6 +13,7 @@ import {
   problems,
   routerOptions,
   SortOrderSchema,
+  strictInput,
   withCommonProblems,
 } from '../common.js';
 import type { NamedSchemas } from '../schema-names.js';
@@ -174,8 +175,10 @@ export const backupContract = withCommonProblems(
 
 /** Component names of backup and restore (see schema-names.ts). */
 export const backupNamedSchemas: NamedSchemas = {
+  // The export is an answer, open to fields added later; the restore body is closed (C46): one component each.
   Backup: BackupObjectSchema,
+  RestoreRequest: strictInput(BackupObjectSchema),
   RestoreResult: RestoreResultSchema,
-  // Shared with the one-time budget create body: one component instead of the same object written twice.
-  CreateOnetimeBudgetRequest: CreateOnetimeBudgetRequestSchema,
+  // Shared with the restore body's one-time budgets: one component instead of the same object written twice.
+  CreateOnetimeBudgetRequest: strictInput(CreateOnetimeBudgetRequestSchema),
 };

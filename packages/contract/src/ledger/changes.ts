@@ -2,6 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  coercedInteger,
   IdSchema,
   MonthSchema,
   meta,
@@ -43,11 +44,7 @@ export const SyncCursorSchema = text().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 
 
 export const ChangesQuerySchema = z.object({
   since: SyncCursorSchema.optional().describe('The `cursor` of the previous sync; omit for everything'),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(SYNC_BATCH_MAX)
+  limit: coercedInteger(1, SYNC_BATCH_MAX)
     .default(SYNC_BATCH_DEFAULT)
     .describe('Most records (changed or deleted) in one answer'),
 });

@@ -2,6 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  coercedInteger,
   DateSchema,
   LedgerTypeSchema,
   MoneySchema,
@@ -78,11 +79,7 @@ export const TREND_MONTHS_DEFAULT = 12;
 export const TREND_MONTHS_MAX = 36;
 
 export const StatsTrendQuerySchema = z.object({
-  months: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(TREND_MONTHS_MAX)
+  months: coercedInteger(1, TREND_MONTHS_MAX)
     .default(TREND_MONTHS_DEFAULT)
     .describe('How many months, ending with the current one'),
 });
@@ -104,7 +101,7 @@ export const TopMerchantsQuerySchema = z
     from: DateSchema.optional().describe('Inclusive; default: the first day of the month of `to`'),
     to: DateSchema.optional().describe('Inclusive; default: today (service time zone)'),
     type: LedgerTypeSchema.default('EXPENSE'),
-    limit: z.coerce.number().int().min(1).max(MERCHANTS_LIMIT_MAX).default(MERCHANTS_LIMIT_DEFAULT),
+    limit: coercedInteger(1, MERCHANTS_LIMIT_MAX).default(MERCHANTS_LIMIT_DEFAULT),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from is after to', path: ['from'] });
 export type TopMerchantsQuery = z.infer<typeof TopMerchantsQuerySchema>;

@@ -2,6 +2,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  coercedInteger,
   DateSchema,
   decimalString,
   IdParamSchema,
@@ -167,8 +168,8 @@ export type NetWorth = z.infer<typeof NetWorthSchema>;
 
 export const NetWorthTrendQuerySchema = z.object({
   unit: z.enum(['WEEK', 'MONTH']).default('MONTH').describe('WEEK: weeks starting Monday; MONTH: calendar months'),
-  weeks: z.coerce.number().int().min(1).max(104).default(13).describe('Number of weekly points (unit=WEEK)'),
-  months: z.coerce.number().int().min(1).max(120).default(12).describe('Number of monthly points (unit=MONTH)'),
+  weeks: coercedInteger(1, 104).default(13).describe('Number of weekly points (unit=WEEK)'),
+  months: coercedInteger(1, 120).default(12).describe('Number of monthly points (unit=MONTH)'),
 });
 export type NetWorthTrendQuery = z.infer<typeof NetWorthTrendQuerySchema>;
 

@@ -387,7 +387,7 @@ describe('restore refuses', () => {
     expect(await contentOf(app, premium)).toEqual(before);
   });
 
-  test('what the contract refuses (400 VALIDATION_FAILED) and broken JSON (400 MALFORMED_JSON)', async ({
+  test('what the contract refuses (400 VALIDATION_FAILED), broken JSON (400 MALFORMED_JSON) and text (415)', async ({
     app,
     premium,
   }) => {
@@ -404,7 +404,7 @@ describe('restore refuses', () => {
       headers: { ...premium.headers, 'content-type': 'text/plain' },
       payload: 'hello',
     });
-    expect([text.statusCode, text.json().code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect([text.statusCode, text.json().code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
   });
 });
 

@@ -5,8 +5,9 @@
  * writes one batch while the next is checked), then `done`; or `refused` at the first problem.
  */
 import { parentPort } from 'node:worker_threads';
-import { BACKUP_ENTRIES_MAX, BackupEntrySchema, BackupObjectSchema } from '@nestegg/contract';
+import { BACKUP_ENTRIES_MAX, BackupEntrySchema, BackupObjectSchema, strictInput } from '@nestegg/contract';
 import { z } from 'zod';
+import { fieldIssues } from '../../lib/field-issues.js';
 import {
   type BackupEntry,
   ENTRY_BATCH_SIZE,
@@ -33,15 +34,18 @@ export type RestoreMessage =
   | { id: number; type: 'done'; planned: EntriesPlanned }
   | { id: number; type: 'refused'; code: RefusalCode; issues: PlanIssue[] };
 
-/** The contract's backup schema with the entries' items left to the batches (checked with the item schema). */
-const HeadSchema = BackupObjectSchema.extend({
+/**
+ * The contract's backup schema, closed as the restore body is (C46), with the entries' items left to the batches
+ * (checked with the item schema, closed too).
+ */
+const HeadSchema = strictInput(BackupObjectSchema).extend({
   entries: z.array(z.unknown()).max(BACKUP_ENTRIES_MAX).default([]),
 });
+const EntrySchema = strictInput(BackupEntrySchema);
 
+/** Each field once, with its first message, as the api's other 400s (C47). */
 const issuesOf = (issues: readonly z.ZodIssue[], prefix: (string | number)[] = []): PlanIssue[] =>
-  issues
-    .slice(0, MAX_ISSUES)
-    .map((issue) => ({ path: ['body', ...prefix, ...issue.path].join('.'), message: issue.message }));
+  fieldIssues(['body', ...prefix].join('.'), issues).slice(0, MAX_ISSUES);
 
 function parseJson(body: Uint8Array): { ok: true; value: unknown } | { ok: false } {
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
@@ -57,7 +61,7 @@ function checkedEntries(raw: readonly unknown[], offset: number): { ok: true; en
   const entries: BackupEntry[] = [];
   const issues: PlanIssue[] = [];
   raw.forEach((item, at) => {
-    const parsed = BackupEntrySchema.safeParse(item);
+    const parsed = EntrySchema.safeParse(item);
     if (parsed.success) entries.push(parsed.data);
     else if (issues.length < MAX_ISSUES) issues.push(...issuesOf(parsed.error.issues, ['entries', offset + at]));
   });

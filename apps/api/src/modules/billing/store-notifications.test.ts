@@ -102,6 +102,18 @@ describe('POST /api/billing/store/rtdn', () => {
     expect(foreignRow!.processedAt).toBeInstanceOf(Date);
   });
 
+  test('keeps the fields the push service adds that the contract does not model (C46)', async ({ app }) => {
+    const envelope = store.envelope(store.testNotification());
+    const grown = {
+      ...envelope,
+      deliveryAttempt: 3,
+      message: { ...envelope.message, orderingKey: '', message_id: envelope.message.messageId },
+    };
+    expect((await push(app, grown, `Bearer ${await store.pushToken()}`)).statusCode).toBe(204);
+    const row = await inboxRow(app, envelope.message.messageId);
+    expect(row!.payload).toMatchObject({ deliveryAttempt: 3, message: { orderingKey: '' } });
+  });
+
   test('a malformed envelope (not the push shape) is a 400', async ({ app }) => {
     const response = await push(app, { message: { data: '%%%' } }, `Bearer ${await store.pushToken()}`);
     expect(response.statusCode).toBe(400);

@@ -43,8 +43,14 @@ export function fromWire(text: string, schema: Schema): unknown {
   return text;
 }
 
+/** A query parameter no operation lists: the document's `info` says requests are closed (C46). */
+const UNLISTED_PARAMETER = 'unlistedParameter';
+
 /** Why the request is not one the document allows, or null. */
 export function requestError(op: Operation, request: DocRequest, validator: DocumentValidator): string | null {
+  const listed = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+  const unlisted = Object.keys(request.params.query ?? {}).find((name) => !listed.has(name));
+  if (unlisted) return `query ${unlisted} is not a parameter of the operation`;
   for (const [index, parameter] of op.parameters.entries()) {
     const value = request.params[parameter.in]?.[parameter.name];
     if (value === undefined) {
@@ -291,6 +297,13 @@ function bodyMutations(
   return out;
 }
 
+/** A query parameter the operation does not list, on an operation that reads its query (C46). */
+function unlistedQueryParameter(op: Operation, base: DocRequest): ForbiddenRequest[] {
+  if (!op.parameters.some((parameter) => parameter.in === 'query')) return [];
+  const query = { ...base.params.query, [UNLISTED_PARAMETER]: 'x' };
+  return [{ name: 'query: a parameter it does not list', request: { ...base, params: { ...base.params, query } } }];
+}
+
 function parameterMutations(op: Operation, base: DocRequest, validator: DocumentValidator): ForbiddenRequest[] {
   return op.parameters.flatMap((parameter) => {
     const place = parameter.in;
@@ -338,7 +351,10 @@ export function forbiddenRequests(
       : [];
   const missingBody =
     mediaType && op.requestBody?.required ? [{ name: 'body: missing', request: { ...base, body: undefined } }] : [];
-  return [...parameterMutations(op, base, validator), ...missingBody, ...body].filter(
-    ({ request }) => requestError(op, request, validator) !== null,
-  );
+  return [
+    ...unlistedQueryParameter(op, base),
+    ...parameterMutations(op, base, validator),
+    ...missingBody,
+    ...body,
+  ].filter(({ request }) => requestError(op, request, validator) !== null);
 }
