@@ -135,7 +135,7 @@ describe('migrations', () => {
 describe('migration default_categories (decision A8)', () => {
   const seed = () => readFileSync(join(migrationsFolder(), '0023_default_categories.sql'), 'utf8');
   type Row = { name: string; type: string; parent: string | null };
-  const tree = (sql: postgres.Sql) => sql<Row[]>`
+  const tree = (sql: postgres.Sql | postgres.TransactionSql) => sql<Row[]>`
     select d.name, d.type, p.name as parent from default_category d left join default_category p on p.id = d.parent_id
      order by d.type, p.sort_order nulls first, d.sort_order`;
 
