@@ -6,7 +6,7 @@ export default defineConfig({
   entry: {
     server: 'src/server.ts',
     'cli/admin': 'src/cli/admin.ts',
-    'restore-worker': 'src/modules/backup/restore-worker.ts',
+    'restore-worker': 'src/modules/ledger/backup/restore-worker.ts',
   },
   format: ['esm'],
   clean: true,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Clock } from '@nestegg/domain';
 import { activeTracing } from '@nestegg/telemetry';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { type Env, publicUrlOf } from './env.js';
-import type { Clock } from './infrastructure.js';
 import { loggerOptions, OneLinePerRequest } from './logger.js';
 import { modules } from './modules/index.js';
 import authentication from './plugins/authentication.js';

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const root = new URL('../../../', import.meta.url);
+const root = new URL('../../..', import.meta.url);
 type Manifest = { name: string; dependencies?: Record<string, string> };
 const manifestAt = (path: string): Manifest => JSON.parse(readFileSync(new URL(path, root), 'utf8'));
 

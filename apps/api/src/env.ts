@@ -25,7 +25,7 @@ import {
   storePushGroup,
 } from '@nestegg/membership';
 import { z } from 'zod';
-import { defaultPasswordHashConcurrency } from './modules/auth/hash-concurrency.js';
+import { defaultPasswordHashConcurrency } from './lib/hash-concurrency.js';
 
 /** `TRUST_PROXY`: `false` (default), `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
 const trustProxy = z

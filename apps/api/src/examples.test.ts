@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '@nestegg/openapi';
 import { exampleScenario, labelOf, type Recorded, stableRecording } from '@nestegg/openapi/scenario';
 import { afterAll, describe, expect } from 'vitest';
-import { PRODUCTS } from './modules/billing/billing.fixture.js';
+import { PRODUCTS } from './modules/billing/membership/billing.fixture.js';
 import { createMemberWithSession } from './test/app.js';
 import { ExampleProviders } from './test/examples/providers.js';
 import { ExampleRunner, recordingOf, type StepOutcome } from './test/examples/runner.js';

@@ -1,38 +1,14 @@
 import { databaseTimeoutOptions } from '@nestegg/config';
 import { createDb, type Database } from '@nestegg/db';
+import { type Clock, systemClock } from '@nestegg/domain';
 import { activeTracing } from '@nestegg/telemetry';
 import type { FastifyBaseLogger } from 'fastify';
 import type postgres from 'postgres';
 import type { Env } from './env.js';
-import { type AttemptStore, MemoryAttemptStore, RedisAttemptStore } from './lib/attempt-store.js';
+import { MemoryAttemptStore, RedisAttemptStore } from './lib/attempt-store.js';
+import type { OpenedInfrastructure } from './lib/infrastructure.js';
 import { ApiMetrics } from './lib/metrics.js';
 import { openRedis, type RedisClient } from './lib/redis.js';
-
-/** Where services read the time, so tests and jobs can set it. */
-export interface Clock {
-  now(): Date;
-}
-export const systemClock: Clock = { now: () => new Date() };
-
-/** Connections and process-wide facilities, opened once; services are built from these. */
-export interface Infrastructure {
-  env: Env;
-  db: Database;
-  sql: postgres.Sql;
-  /** The fast store (one Redis or a cluster); null without REDIS_URL or REDIS_CLUSTER_NODES (sessions then live in Postgres only). */
-  redis: RedisClient | null;
-  /** Attempt counters for login and gate limits (in Redis; in memory without it). */
-  attempts: AttemptStore;
-  logger: FastifyBaseLogger;
-  clock: Clock;
-  /** Instruments services record into (served on METRICS_PORT by the server). */
-  metrics: ApiMetrics;
-}
-
-export interface OpenedInfrastructure {
-  infrastructure: Infrastructure;
-  close(): Promise<void>;
-}
 
 /**
  * Redis (one server or a cluster, `lib/redis.ts`) fails fast instead of queueing while it is away: callers

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
 import { InvalidEnvironmentError, loadEnv } from './env.js';
 import { RedisTopologyError } from './lib/redis.js';
-import { hashToken, sessionCacheKeys } from './modules/auth/session.store.js';
+import { hashToken, sessionCacheKeys } from './modules/members/auth/session.store.js';
 import { createMemberWithSession, testEnvironment } from './test/app.js';
 import { uniqueEmail } from './test/auth-helpers.js';
 

@@ -1,44 +1,43 @@
 import { REPORTS_TO_BLOCK } from '@nestegg/contract';
 import { publicUrlOf } from './env.js';
-import type { Infrastructure } from './infrastructure.js';
-import { DefaultCategoryService } from './modules/admin/default-categories.service.js';
-import { MemberAdministration } from './modules/admin/members.service.js';
-import { AccountDeletion } from './modules/auth/account-deletion.js';
-import { AttemptLimits } from './modules/auth/attempt-limits.js';
-import { CredentialsService } from './modules/auth/credentials.service.js';
-import { providerConfig } from './modules/auth/identity-providers.js';
-import { PasswordHasher } from './modules/auth/passwords.js';
-import { ProfileService } from './modules/auth/profile.service.js';
-import { ProviderSignInService } from './modules/auth/provider-sign-in.service.js';
-import { SessionStore } from './modules/auth/session.store.js';
-import { AvatarsService } from './modules/avatars/avatars.service.js';
-import { BackupService } from './modules/backup/backup.service.js';
-import { RestoreParser } from './modules/backup/restore-parser.js';
-import { billingServices } from './modules/billing/compose.js';
-import { boardImagesService } from './modules/board-images/compose.js';
-import { BudgetsService } from './modules/budgets/budgets.service.js';
-import { CardNotificationsService } from './modules/card-notifications/card-notifications.service.js';
-import { CategoriesService } from './modules/categories/categories.service.js';
-import { ChangesService } from './modules/changes/changes.service.js';
-import { syncRenderers } from './modules/changes/sync-renderers.js';
-import { CommentsService } from './modules/comments/comments.service.js';
-import { EntriesService } from './modules/entries/entries.service.js';
-import { ExchangeRatesService } from './modules/exchange-rates/exchange-rates.service.js';
-import { investmentServices } from './modules/investments/compose.js';
-import { ModerationService } from './modules/moderation/moderation.service.js';
-import { PointsService } from './modules/points/points.service.js';
-import { PostsService } from './modules/posts/posts.service.js';
-import { QuickEntriesService } from './modules/quick-entries/quick-entries.service.js';
-import { receiptsService } from './modules/receipts/compose.js';
-import { RecurringsService } from './modules/recurrings/recurrings.service.js';
-import { AppSettings } from './modules/settings/app-settings.js';
-import { SpamKeywordsService } from './modules/spam/spam-keywords.service.js';
-import { StatisticsService } from './modules/statistics/statistics.service.js';
-import { TagGroupsService } from './modules/tag-groups/tag-groups.service.js';
-import { TagsService } from './modules/tags/tags.service.js';
-import { VotesService } from './modules/votes/votes.service.js';
-import { AccountNumberCipher } from './modules/wallets/account-numbers.js';
-import { WalletsService } from './modules/wallets/wallets.service.js';
+import type { Infrastructure } from './lib/infrastructure.js';
+import { DefaultCategoryService } from './modules/admin/default-categories/index.js';
+import { MemberAdministration } from './modules/admin/members/index.js';
+import { AppSettings } from './modules/admin/settings/index.js';
+import { billingServices } from './modules/billing/membership/index.js';
+import { CommentsService } from './modules/board/comments/index.js';
+import { boardImagesService } from './modules/board/images/index.js';
+import { ModerationService } from './modules/board/moderation/index.js';
+import { PostsService } from './modules/board/posts/index.js';
+import { SpamKeywordsService } from './modules/board/spam/index.js';
+import { TagGroupsService } from './modules/board/tag-groups/index.js';
+import { VotesService } from './modules/board/votes/index.js';
+import { BackupService, RestoreParser } from './modules/ledger/backup/index.js';
+import { BudgetsService } from './modules/ledger/budgets/index.js';
+import { CardNotificationsService } from './modules/ledger/card-notifications/index.js';
+import { CategoriesService } from './modules/ledger/categories/index.js';
+import { ChangesService, syncRenderers } from './modules/ledger/changes/index.js';
+import { EntriesService } from './modules/ledger/entries/index.js';
+import { ExchangeRatesService } from './modules/ledger/exchange-rates/index.js';
+import { investmentServices } from './modules/ledger/investments/index.js';
+import { QuickEntriesService } from './modules/ledger/quick-entries/index.js';
+import { receiptsService } from './modules/ledger/receipts/index.js';
+import { RecurringsService } from './modules/ledger/recurrings/index.js';
+import { StatisticsService } from './modules/ledger/statistics/index.js';
+import { TagsService } from './modules/ledger/tags/index.js';
+import { AccountNumberCipher, WalletsService } from './modules/ledger/wallets/index.js';
+import {
+  AccountDeletion,
+  AttemptLimits,
+  CredentialsService,
+  PasswordHasher,
+  ProfileService,
+  ProviderSignInService,
+  providerConfig,
+  SessionStore,
+} from './modules/members/auth/index.js';
+import { AvatarsService } from './modules/members/avatars/index.js';
+import { PointsService } from './modules/members/points/index.js';
 
 /**
  * The composition root: every service, built once from the infrastructure, each given exactly the

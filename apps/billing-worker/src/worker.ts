@@ -1,8 +1,8 @@
 import { databaseTimeoutOptions } from '@nestegg/config';
 import { createDb, type Database } from '@nestegg/db';
 import { JOB_SCHEMA } from '@nestegg/db/migrate';
+import { type Clock, systemClock } from '@nestegg/domain';
 import {
-  type Clock,
   GooglePlayClient,
   MembershipSync,
   ProductCatalog,
@@ -104,7 +104,7 @@ export async function startWorker(env: WorkerEnv, logger: Logger, options: Worke
     throw new Error(`the job engine did not start (has the migrate step run?): ${(error as Error).message}`);
   }
 
-  const clock: Clock = options.clock ?? { now: () => new Date() };
+  const clock: Clock = options.clock ?? systemClock;
   const { store, sync } = membershipSync(env, database.db, clock, logger);
   const metrics = new WorkerMetrics(database.db, { runtime: options.runtimeMetrics ?? true });
   const inbox = new StoreInbox({

@@ -1,7 +1,7 @@
 import { type BaselineRedis, scripted } from './scripts.js';
 
 /*
- * The api's login attempt limits (apps/api/src/modules/auth/attempt-limits.ts over
+ * The api's login attempt limits (apps/api/src/modules/members/auth/attempt-limits.ts over
  * apps/api/src/lib/attempt-store.ts): an attempt is reserved per IP and per account before the password
  * is checked, and a success clears both. Lua copied verbatim.
  */

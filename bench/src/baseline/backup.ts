@@ -10,7 +10,7 @@ import { resolveSession } from './session.js';
 
 /*
  * POST /api/account/restore done the plain way: Fastify's JSON parser and the contract's schema on the main
- * thread, the whole backup planned in one go, then the statements the api sends (apps/api/src/modules/backup/
+ * thread, the whole backup planned in one go, then the statements the api sends (apps/api/src/modules/ledger/backup/
  * ledger-restore.ts), their text copied as drizzle builds it (the harness compares them) in one transaction,
  * entries in batches of the api's ENTRY_BATCH_SIZE. What the api does differently is where and when: its worker
  * thread parses, checks and plans the body while the main thread stays free, and hands the entries over batch
@@ -20,7 +20,7 @@ import { resolveSession } from './session.js';
 
 type Tx = postgres.TransactionSql;
 
-/** apps/api/src/modules/backup/restore-plan.ts `ENTRY_BATCH_SIZE`. */
+/** apps/api/src/modules/ledger/backup/restore-plan.ts `ENTRY_BATCH_SIZE`. */
 const ENTRY_BATCH_SIZE = 5_000;
 
 class Refused extends Error {

@@ -5,7 +5,7 @@ import { encodeCursor } from './ledger.js';
 import { resolveSession } from './session.js';
 
 /*
- * The api's board reads without the framework (apps/api/src/modules/{posts,comments,moderation}): the same
+ * The api's board reads without the framework (apps/api/src/modules/board/{posts,comments,moderation}): the same
  * statements, written as postgres.js tagged templates whose text is the text drizzle builds (the harness
  * compares them, line breaks included), and the same JSON, built by hand from the rows. Rows whose columns
  * share a name (the post's and its author's `id`) are read as arrays, as drizzle reads them.

@@ -17,7 +17,7 @@ import {
 import { resolveSession } from './session.js';
 
 /*
- * The api's ledger reads without the framework (apps/api/src/modules/{entries,wallets,changes}): the same
+ * The api's ledger reads without the framework (apps/api/src/modules/ledger/{entries,wallets,changes}): the same
  * statements, written as postgres.js tagged templates whose text is the text drizzle builds (the harness
  * compares them), and the same JSON, built by hand from the rows.
  */

@@ -1,6 +1,6 @@
 import type { BaselineDeps } from '../rows/types.js';
 
-/** Member rows as postgres.js returns them, and the JSON the api makes of them (apps/api/src/modules/auth/member.view.ts). */
+/** Member rows as postgres.js returns them, and the JSON the api makes of them (apps/api/src/modules/members/auth/member.view.ts). */
 
 export interface MemberSummaryRow {
   id: number;

@@ -1,7 +1,7 @@
 import { defaultPasswordHashConcurrency } from '@nestegg/api/hash-concurrency';
 import argon2 from 'argon2';
 
-/** The api's settings (apps/api/src/modules/auth/passwords.ts); a drift makes the api rehash, which the SQL check shows. */
+/** The api's settings (apps/api/src/modules/members/auth/passwords.ts); a drift makes the api rehash, which the SQL check shows. */
 export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 let referenceHash: Promise<string> | undefined;

@@ -6,7 +6,7 @@ import type { MemberRow } from './members.js';
 import { type BaselineRedis, scripted } from './scripts.js';
 
 /*
- * The api's session lookup and opening (apps/api/src/modules/auth/session.store.ts) without the
+ * The api's session lookup and opening (apps/api/src/modules/members/auth/session.store.ts) without the
  * framework: the same Redis scripts (as ioredis commands, so EVALSHA), the same backup statements. The
  * Lua text is copied verbatim; the harness compares what both send and reports a difference.
  */

@@ -4,7 +4,7 @@ import { API_TIME_ZONE, addMonths, dateIn, daysInMonth } from './domain.js';
 import { guarded } from './ledger.js';
 
 /*
- * The api's statistics and budget month (apps/api/src/modules/statistics, budgets/monthly-budgets.ts)
+ * The api's statistics and budget month (apps/api/src/modules/ledger/statistics, budgets/monthly-budgets.ts)
  * without the framework: the same statement text (drizzle's `sql` templates, so their line breaks too),
  * the same roll-ups in plain code.
  */

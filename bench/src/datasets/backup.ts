@@ -43,7 +43,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * A backup of `count` entries over a few wallets, tags and categories, dates spread over the past years: the
- * api's own generator for its large-restore test (apps/api/src/modules/backup/test-ledgers.ts
+ * api's own generator for its large-restore test (apps/api/src/modules/ledger/backup/test-ledgers.ts
  * `generatedBackup`), copied because that file imports the api's test helpers.
  */
 export function benchBackup(count: number): BackupInput {

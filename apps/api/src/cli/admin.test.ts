@@ -6,8 +6,8 @@ import type { TestDatabase, TestRedis } from '@nestegg/testing';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
-import { PasswordHasher } from '../modules/auth/passwords.js';
-import { AccountNumberCipher } from '../modules/wallets/account-numbers.js';
+import { AccountNumberCipher } from '../modules/ledger/wallets/account-numbers.js';
+import { PasswordHasher } from '../modules/members/auth/passwords.js';
 
 const hasher = new PasswordHasher();
 

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type Database, idempotencyKey, runWithoutCommitHook } from '@nestegg/db';
+import type { Clock } from '@nestegg/domain';
 import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm';
 import type postgres from 'postgres';
-import type { Clock } from '../infrastructure.js';
 import { AppError } from './errors.js';
 
 /** Who is asking what: a member's key on one route, and a digest of the request it came with. */

@@ -1,7 +1,22 @@
 import type { MemberPlan, MemberRole } from '@nestegg/db';
 import type { FastifyRequest } from 'fastify';
-import type { ActiveSession } from '../modules/auth/session.store.js';
 import { UnauthenticatedError } from './errors.js';
+
+/** What a request knows about its caller: held in the session, so guards need no member query. */
+export interface SessionMember {
+  memberId: number;
+  displayName: string;
+  plan: MemberPlan;
+  role: MemberRole;
+}
+
+export interface ActiveSession extends SessionMember {
+  tokenHash: string;
+  rememberMe: boolean;
+  expiresAt: Date;
+  /** Last re-authentication in this session (password gate or fresh provider token), or null. */
+  reauthenticatedAt: Date | null;
+}
 
 /** The caller's session on a route whose guard required one. */
 export function sessionOf(request: Pick<FastifyRequest, 'session'>): ActiveSession {

@@ -1,53 +1,67 @@
 import type { FastifyPluginAsync } from 'fastify';
-import adminModule from './admin/routes.js';
-import authModule from './auth/routes.js';
-import backupModule from './backup/routes.js';
-import billingModule from './billing/routes.js';
-import boardImagesModule from './board-images/routes.js';
-import budgetsModule from './budgets/routes.js';
-import cardNotificationsModule from './card-notifications/routes.js';
-import categoriesModule from './categories/routes.js';
-import changesModule from './changes/routes.js';
-import commentsModule from './comments/routes.js';
-import entriesModule from './entries/routes.js';
-import exchangeRatesModule from './exchange-rates/routes.js';
-import investmentsModule from './investments/routes.js';
-import moderationModule from './moderation/routes.js';
-import postsModule from './posts/routes.js';
-import quickEntriesModule from './quick-entries/routes.js';
-import receiptsModule from './receipts/routes.js';
-import recurringsModule from './recurrings/routes.js';
-import spamModule from './spam/routes.js';
-import statisticsModule from './statistics/routes.js';
-import tagGroupsModule from './tag-groups/routes.js';
-import tagsModule from './tags/routes.js';
-import votesModule from './votes/routes.js';
-import walletsModule from './wallets/routes.js';
+import { defaultCategoriesRoutes } from './admin/default-categories/index.js';
+import { memberAdministrationRoutes } from './admin/members/index.js';
+import { settingsRoutes } from './admin/settings/index.js';
+import { membershipRoutes } from './billing/membership/index.js';
+import { commentsRoutes } from './board/comments/index.js';
+import { boardImagesRoutes } from './board/images/index.js';
+import { moderationRoutes } from './board/moderation/index.js';
+import { postsRoutes } from './board/posts/index.js';
+import { spamRoutes } from './board/spam/index.js';
+import { tagGroupsRoutes } from './board/tag-groups/index.js';
+import { votesRoutes } from './board/votes/index.js';
+import { backupRoutes } from './ledger/backup/index.js';
+import { budgetsRoutes } from './ledger/budgets/index.js';
+import { cardNotificationsRoutes } from './ledger/card-notifications/index.js';
+import { categoriesRoutes } from './ledger/categories/index.js';
+import { changesRoutes } from './ledger/changes/index.js';
+import { entriesRoutes } from './ledger/entries/index.js';
+import { exchangeRatesRoutes } from './ledger/exchange-rates/index.js';
+import { investmentsRoutes } from './ledger/investments/index.js';
+import { quickEntriesRoutes } from './ledger/quick-entries/index.js';
+import { receiptsRoutes } from './ledger/receipts/index.js';
+import { recurringsRoutes } from './ledger/recurrings/index.js';
+import { statisticsRoutes } from './ledger/statistics/index.js';
+import { tagsRoutes } from './ledger/tags/index.js';
+import { walletsRoutes } from './ledger/wallets/index.js';
+import { authRoutes } from './members/auth/index.js';
+import { avatarsRoutes } from './members/avatars/index.js';
 
-/** The domains the api serves, one module each; together they serve every route of the contract (guards.test.ts). */
+/**
+ * The routes the api serves, by area as the contract groups them (members, ledger, board, billing, admin); each
+ * module registers its own. Together they serve every route of the contract (guards.test.ts).
+ */
 export const modules: FastifyPluginAsync[] = [
-  authModule,
-  adminModule,
-  billingModule,
-  entriesModule,
-  cardNotificationsModule,
-  quickEntriesModule,
-  walletsModule,
-  categoriesModule,
-  tagsModule,
-  recurringsModule,
-  exchangeRatesModule,
-  changesModule,
-  investmentsModule,
-  receiptsModule,
-  budgetsModule,
-  statisticsModule,
-  postsModule,
-  commentsModule,
-  spamModule,
-  votesModule,
-  moderationModule,
-  boardImagesModule,
-  tagGroupsModule,
-  backupModule,
+  // members
+  authRoutes,
+  avatarsRoutes,
+  // ledger
+  entriesRoutes,
+  cardNotificationsRoutes,
+  quickEntriesRoutes,
+  walletsRoutes,
+  categoriesRoutes,
+  tagsRoutes,
+  recurringsRoutes,
+  exchangeRatesRoutes,
+  changesRoutes,
+  investmentsRoutes,
+  receiptsRoutes,
+  budgetsRoutes,
+  statisticsRoutes,
+  backupRoutes,
+  // board
+  postsRoutes,
+  commentsRoutes,
+  spamRoutes,
+  votesRoutes,
+  moderationRoutes,
+  boardImagesRoutes,
+  tagGroupsRoutes,
+  // billing
+  membershipRoutes,
+  // admin
+  memberAdministrationRoutes,
+  settingsRoutes,
+  defaultCategoriesRoutes,
 ];

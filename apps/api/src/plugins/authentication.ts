@@ -3,8 +3,8 @@ import type { AppRoute } from '@ts-rest/core';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, PremiumRequiredError, UnauthenticatedError } from '../lib/errors.js';
+import type { ActiveSession } from '../lib/session.js';
 import { isPremiumOrAdmin } from '../lib/session.js';
-import type { ActiveSession } from '../modules/auth/session.store.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect } from 'vitest';
-import { PASSWORD_QUEUE_FULL } from '../modules/auth/passwords.js';
+import { PASSWORD_QUEUE_FULL } from '../modules/members/auth/passwords.js';
 import { createMemberWithSession } from '../test/app.js';
 import { apiTest } from '../test/fixtures.js';
 

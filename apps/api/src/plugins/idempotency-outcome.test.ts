@@ -1,14 +1,14 @@
 import { IdempotencyHeadersSchema, meta, routerOptions, withCommonProblems } from '@nestegg/contract';
 import { accountEntry, idempotencyKey, pointHistory, post } from '@nestegg/db';
+import type { Clock } from '@nestegg/domain';
 import { initContract } from '@ts-rest/core';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, vi } from 'vitest';
 import { z } from 'zod';
-import type { Clock } from '../infrastructure.js';
 import { registerContractRouter } from '../lib/contract-router.js';
 import { IdempotencyStore } from '../lib/idempotency-store.js';
-import { MonthCompleteBonus } from '../modules/entries/month-complete.js';
+import { MonthCompleteBonus } from '../modules/ledger/entries/month-complete.js';
 import { createMemberWithSession, type TestMember } from '../test/app.js';
 import { apiTest } from '../test/fixtures.js';
 

@@ -1,8 +1,9 @@
 import type { Database } from '@nestegg/db';
+import type { Clock } from '@nestegg/domain';
 import fp from 'fastify-plugin';
 import type postgres from 'postgres';
 import type { Env } from '../env.js';
-import { type Clock, openInfrastructure } from '../infrastructure.js';
+import { openInfrastructure } from '../infrastructure.js';
 import type { ApiMetrics } from '../lib/metrics.js';
 import type { RedisClient } from '../lib/redis.js';
 import { createServices, type Services } from '../services.js';

@@ -1,5 +1,5 @@
+import type { Clock } from '@nestegg/domain';
 import { importPKCS8, SignJWT } from 'jose';
-import type { Clock } from '../clock.js';
 import { StoreUnavailableError } from '../errors.js';
 import { storeRequest } from './http.js';
 import { AccessTokenResponseSchema } from './types.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '@nestegg/domain';
 import type { StoreApiConfig } from '../config.js';
 import { PurchaseNotFoundError, StoreUnavailableError } from '../errors.js';
 import { AccessTokenSource } from './access-token.js';

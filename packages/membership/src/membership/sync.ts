@@ -14,8 +14,8 @@ import {
   storeCancellation,
   storeNotification,
 } from '@nestegg/db';
+import type { Clock } from '@nestegg/domain';
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { Clock, MembershipLogger } from '../clock.js';
 import {
   NoSubscriptionError,
   ProductMismatchError,
@@ -27,6 +27,7 @@ import {
 } from '../errors.js';
 import type { StoreApi } from '../google-play/client.js';
 import type { SubscriptionPurchaseV2 } from '../google-play/types.js';
+import type { MembershipLogger } from '../logger.js';
 import { addPeriods, type ProductCatalog } from '../products.js';
 import { lockMembers, lockPurchaseToken, purchaseByToken, type Settlement, settleMembers } from './settle.js';
 import { ENTITLING_STATES, entitlingPurchase, factsOf, type StorePurchaseFacts } from './states.js';

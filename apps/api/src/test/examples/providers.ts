@@ -4,10 +4,10 @@
  * them; `substitute(kind)` makes a value the document cannot carry (a freshly signed provider token).
  */
 
+import type { Clock } from '@nestegg/domain';
 import { FakeGooglePlay } from '@nestegg/membership/testing';
 import { type FakeServer, startFakeServer } from '@nestegg/testing';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
-import type { Clock } from '../../infrastructure.js';
 
 const ISSUER_ONE = 'https://accounts.idp-one.example';
 const ISSUER_TWO = 'https://appleid.idp-two.example';

@@ -1,0 +1,28 @@
+import type { Database } from '@nestegg/db';
+import type { Clock } from '@nestegg/domain';
+import type { FastifyBaseLogger } from 'fastify';
+import type postgres from 'postgres';
+import type { Env } from '../env.js';
+import type { AttemptStore } from './attempt-store.js';
+import type { ApiMetrics } from './metrics.js';
+import type { RedisClient } from './redis.js';
+
+/** Connections and process-wide facilities, opened once; services are built from these. */
+export interface Infrastructure {
+  env: Env;
+  db: Database;
+  sql: postgres.Sql;
+  /** The fast store (one Redis or a cluster); null without REDIS_URL or REDIS_CLUSTER_NODES (sessions then live in Postgres only). */
+  redis: RedisClient | null;
+  /** Attempt counters for login and gate limits (in Redis; in memory without it). */
+  attempts: AttemptStore;
+  logger: FastifyBaseLogger;
+  clock: Clock;
+  /** Instruments services record into (served on METRICS_PORT by the server). */
+  metrics: ApiMetrics;
+}
+
+export interface OpenedInfrastructure {
+  infrastructure: Infrastructure;
+  close(): Promise<void>;
+}

@@ -1,0 +1,2 @@
+export { MemberAdministration } from './members.service.js';
+export { default as memberAdministrationRoutes } from './routes.js';

@@ -1,0 +1,2 @@
+export { billingServices } from './compose.js';
+export { default as membershipRoutes } from './routes.js';

@@ -1,0 +1,2 @@
+export { CommentsService } from './comments.service.js';
+export { default as commentsRoutes } from './routes.js';

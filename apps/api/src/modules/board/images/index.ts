@@ -1,0 +1,2 @@
+export { boardImagesService } from './compose.js';
+export { default as boardImagesRoutes } from './routes.js';

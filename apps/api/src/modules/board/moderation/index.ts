@@ -1,0 +1,2 @@
+export { ModerationService } from './moderation.service.js';
+export { default as moderationRoutes } from './routes.js';

@@ -1,0 +1,2 @@
+export { PostsService, WRITING_POINTS } from './posts.service.js';
+export { default as postsRoutes, memberKey } from './routes.js';

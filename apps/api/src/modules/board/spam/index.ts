@@ -1,0 +1,3 @@
+export { default as spamRoutes } from './routes.js';
+export { containsSpam } from './spam-filter.js';
+export { SpamKeywordsService } from './spam-keywords.service.js';

@@ -1,0 +1,2 @@
+export { default as tagGroupsRoutes } from './routes.js';
+export { TagGroupsService } from './tag-groups.service.js';

@@ -1,0 +1,2 @@
+export { investmentServices } from './compose.js';
+export { default as investmentsRoutes } from './routes.js';

@@ -1,0 +1,2 @@
+export { receiptsService } from './compose.js';
+export { default as receiptsRoutes } from './routes.js';

@@ -1,0 +1,2 @@
+export { default as tagsRoutes } from './routes.js';
+export { TagsService } from './tags.service.js';

@@ -1,0 +1,13 @@
+export { AccountDeletion } from './account-deletion.js';
+export { AttemptLimits } from './attempt-limits.js';
+export { CredentialsService } from './credentials.service.js';
+export { providerConfig } from './identity-providers.js';
+export { assertAnotherActiveAdminRemains } from './last-admin.js';
+export type { MemberSummaryColumns, MemberSummaryRow } from './member.view.js';
+export { columnsToAdminMember, memberSummarySelection, toAdminMember } from './member.view.js';
+export { assertStrongPassword } from './password-strength.js';
+export { PasswordHasher } from './passwords.js';
+export { ProfileService } from './profile.service.js';
+export { ProviderSignInService } from './provider-sign-in.service.js';
+export { default as authRoutes } from './routes.js';
+export { SessionStore } from './session.store.js';

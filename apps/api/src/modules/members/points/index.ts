@@ -1,0 +1,1 @@
+export { DailyCaps, monthCompleteReason, PointReason, PointsService } from './points.service.js';
