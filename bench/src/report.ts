@@ -243,6 +243,10 @@ function redisLine(options: RunOptions): string[] {
   ];
 }
 
+/** The end of the header's first paragraph: the report is rewritten, the rest of the file is not (decision DL18). */
+export const RERUN_NOTE =
+  'Rerun it rather than editing this report. The reports it replaced, and what was measured by hand on them, are in [performance-history.md](performance-history.md); what still holds from those is under "Latest findings" at the end.';
+
 function header(report: RunReport): string[] {
   const { machine, options } = report;
   const load = options.load;
@@ -250,7 +254,7 @@ function header(report: RunReport): string[] {
   return [
     '# Performance',
     '',
-    `Written by \`pnpm bench${options.mode === 'quick' ? ' --quick' : ''}\` on ${report.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC against \`${machine.revision}\` (apps and packages); the run took ${Math.round(report.elapsedSeconds)} s. Rerun it rather than editing this file.`,
+    `Written by \`pnpm bench${options.mode === 'quick' ? ' --quick' : ''}\` on ${report.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC against \`${machine.revision}\` (apps and packages); the run took ${Math.round(report.elapsedSeconds)} s. ${RERUN_NOTE}`,
     '',
     `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB.toFixed(1)} GiB RAM, ${machine.os}; Node ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}, all on this machine. Before the run: 1-minute load average ${machine.loadAverage.toFixed(1)}, and a CPU-bound probe got ${machine.availableCores.toFixed(1)} of ${machine.cores} cores; other work on the machine moves every number.`,
     `- Load: autocannon over loopback from the parent process, ${load.connections} connections, every row of a child warmed up in turn (${load.warmupSeconds} s a side) before the first is measured, then each row ${load.warmupSeconds} s warm-up and ${load.seconds} s measured per side, one run, in alternating 2 s slices (api, baseline, baseline, api, …) so background load weighs on both alike.`,
@@ -261,7 +265,8 @@ function header(report: RunReport): string[] {
   ];
 }
 
-const FOOTER = [
+/** How to read the report, its targets and how to run it: the same in every report. */
+export const FOOTER = [
   '',
   '## Reading the table',
   '',
@@ -280,6 +285,8 @@ const FOOTER = [
   '',
   '## Running it',
   '',
+  'What a run does and what each option means: [benchmarks.md](benchmarks.md).',
+  '',
   '```sh',
   'pnpm bench                                  # full run (about 60 minutes), writes this file',
   'pnpm bench --quick                          # smaller data, shorter runs (about 12 minutes), writes this file',
@@ -289,6 +296,8 @@ const FOOTER = [
   'pnpm bench --quick --rows auth.profile --telemetry  # tracing (10 % sampled) and /metrics scraped; prints',
   'pnpm bench --quick --telemetry-cost --duration 24  # telemetry off and on side by side (profile, entries rows)',
   '```',
+  '',
+  'A run that writes this file replaces the report above "Latest findings" and keeps that section as it is; the report it replaces becomes an entry of `performance-history.md`, under the date of its own run (decision DL18). With `--out <file>` the same happens to that file and the `-history.md` file beside it. A run that only prints is written up by hand: an entry in the history, and a line in "Latest findings" for what still holds.',
   '',
   'It needs PostgreSQL (a superuser: it creates and drops scratch databases) at `TEST_DATABASE_URL` and Redis at `TEST_REDIS_URL` (defaults `postgres://postgres@127.0.0.1:5432/postgres`, `redis://127.0.0.1:6379`; it uses and then deletes keys under a scratch prefix), and `redis-server` on the PATH (and `redis-cli` for `--redis cluster`). Other options: `--connections`, `--duration`, `--warmup`, `--log-level`, `--api-log <file>`, `--pool`, `--out`. Rows live in `bench/src/rows/<area>.ts`, one file per area, listed in `bench/src/rows/index.ts`.',
 ];

@@ -1,9 +1,9 @@
 /**
  * `pnpm bench`: the api against bare raw-SQL baselines, over loopback, on scratch data of stated sizes.
- * Writes the table to docs/performance.md (see `--help` and the file's own "Running it").
+ * Writes the table to docs/performance.md, keeping its hand-written part and moving the report it replaces to
+ * docs/performance-history.md (see `--help`, the file's own "Running it" and report-file.ts).
  */
 
-import { writeFile } from 'node:fs/promises';
 import { startRedisCluster } from '@nestegg/testing/redis-cluster';
 import type { BenchChild } from './child.js';
 import { httpSide, type LoadResult, measureInterleaved, rateSide, type Side, sequentialSide } from './load.js';
@@ -11,6 +11,7 @@ import { describeMachine } from './machine.js';
 import { parseRunOptions, type RunOptions } from './options.js';
 import { runProfile } from './profile.js';
 import { type PairedGrowth, type RowResult, renderReport } from './report.js';
+import { writeReportFile } from './report-file.js';
 import { allRows } from './rows/index.js';
 import type { BenchRow, Dataset } from './rows/types.js';
 import { deleteRedisKeys, ScratchDatabases, scratchRedisPrefix } from './scratch.js';
@@ -127,8 +128,9 @@ function telemetryTally(sink: OtlpSink | null) {
 /**
  * Every row of a child, api and baseline (and the smallest copy's), loaded for the warm-up before any row is
  * measured: they share their libraries and V8's optimisation of them, so a row measured right after a child
- * starts, or after rows that warmed other code, came out 0.1-0.2x apart (docs/performance.md). Each row still
- * warms up again just before its own measurement.
+ * starts, or after rows that warmed other code, came out 0.1-0.2x apart (docs/performance.md after the run of
+ * 2026-11-27 20:28, kept in git: docs/performance-history.md#earlier-runs-kept-in-git). Each row still warms up
+ * again just before its own measurement.
  */
 async function warmUpStep(
   child: BenchChild,
@@ -217,8 +219,8 @@ async function runTable(context: RunContext): Promise<void> {
   });
   process.stdout.write(markdown);
   if (options.out) {
-    await writeFile(options.out, markdown);
-    progress(`wrote ${options.out}`);
+    const history = await writeReportFile(options.out, markdown, startedAt);
+    progress(`wrote ${options.out}${history ? `; the report it replaced is now in ${history}` : ''}`);
   }
 }
 
