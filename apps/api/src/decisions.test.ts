@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const decisionsDir = join(root, 'docs/decisions');
 
 /** The longest a Rule today line may be, bullet included (the README asks for one sentence, about 200). */

@@ -7,7 +7,7 @@ import { afterAll, describe, expect } from 'vitest';
 import { bodyOf, problemOf } from '../../../test/client.js';
 import { apiTest, type Caller } from '../../../test/fixtures.js';
 import { seedCategory, seedEntries } from '../entries/ledger.fixture.js';
-import { CORPUS } from './corpus/index.js';
+import { CORPUS } from './corpus/index.fixture.js';
 
 const fake = await startFakeServer();
 afterAll(() => fake.close());

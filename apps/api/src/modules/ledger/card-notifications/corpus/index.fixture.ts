@@ -1,11 +1,11 @@
-import { appAndAbroadEntries } from './apps-and-abroad';
-import { cbmaxEntries } from './cbmax';
+import { appAndAbroadEntries } from './apps-and-abroad.fixture';
+import { cbmaxEntries } from './cbmax.fixture';
 import type { CorpusEntry } from './entries.fixture';
-import { ignoredEntries } from './ignored';
-import { kakaoEntries } from './kakao';
-import { projectEntries } from './projects';
-import { structureEntries } from './structures';
-import { wyvernyEntries } from './wyverny';
+import { ignoredEntries } from './ignored.fixture';
+import { kakaoEntries } from './kakao.fixture';
+import { projectEntries } from './projects.fixture';
+import { structureEntries } from './structures.fixture';
+import { wyvernyEntries } from './wyverny.fixture';
 
 export type { Channel, CorpusEntry } from './entries.fixture';
 
