@@ -1,9 +1,8 @@
 import { databaseTimeoutOptions } from '@nestegg/config';
-import { createDb, type Database } from '@nestegg/db';
+import { createDb } from '@nestegg/db';
 import { type Clock, systemClock } from '@nestegg/domain';
 import { activeTracing } from '@nestegg/telemetry';
 import type { FastifyBaseLogger } from 'fastify';
-import type postgres from 'postgres';
 import type { Env } from './env.js';
 import { MemoryAttemptStore, RedisAttemptStore } from './lib/attempt-store.js';
 import type { OpenedInfrastructure } from './lib/infrastructure.js';

@@ -17,7 +17,7 @@ import { BudgetsService } from './modules/ledger/budgets/index.js';
 import { CardNotificationsService } from './modules/ledger/card-notifications/index.js';
 import { CategoriesService } from './modules/ledger/categories/index.js';
 import { ChangesService, syncRenderers } from './modules/ledger/changes/index.js';
-import { EntriesService } from './modules/ledger/entries/index.js';
+import { EntriesService, PendingEntries } from './modules/ledger/entries/index.js';
 import { ExchangeRatesService } from './modules/ledger/exchange-rates/index.js';
 import { investmentServices } from './modules/ledger/investments/index.js';
 import { QuickEntriesService } from './modules/ledger/quick-entries/index.js';
@@ -146,10 +146,9 @@ function createLedgerServices(infrastructure: Infrastructure, points: PointsServ
     cardNotifications: new CardNotificationsService({
       db,
       clock,
+      pendingEntries: new PendingEntries({ db, clock, points, logger, timeZone }),
       exchangeRates,
       accountNumbers,
-      points,
-      logger,
       timeZone,
     }),
     budgets: new BudgetsService({ db }),

@@ -9,15 +9,13 @@ import {
   type ParseResult,
   type PendingCount,
 } from '@nestegg/contract';
-import { accountEntry, cardCancellation, type Database, type DbOrTx } from '@nestegg/db';
+import { cardCancellation, type Database, type DbOrTx } from '@nestegg/db';
 import type { Clock } from '@nestegg/domain';
 import { addDays, localDate } from '@nestegg/domain';
-import { and, count, desc, eq, gte, lte, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
+import { and, eq } from 'drizzle-orm';
 import { NotFoundError } from '../../../lib/errors.js';
 import { shareMemberCategories } from '../../../lib/locks.js';
-import type { PointsService } from '../../members/points/index.js';
-import { entryWithTagsColumns, MonthCompleteBonus, toEntryResponse } from '../entries/index.js';
+import type { PendingEntries } from '../entries/index.js';
 import type { ExchangeRatesService } from '../exchange-rates/index.js';
 import { INSTALMENT_WALLET_TYPE, memberWalletsOfTypes, withConstraintErrors } from '../kernel/index.js';
 import type { AccountNumberCipher } from '../wallets/index.js';
@@ -37,10 +35,10 @@ import {
 export interface CardNotificationsDeps {
   db: Database;
   clock: Clock;
+  /** The entries module's face for pending entries: this module writes no entry itself. */
+  pendingEntries: PendingEntries;
   exchangeRates: Pick<ExchangeRatesService, 'rateFor'>;
   accountNumbers: Pick<AccountNumberCipher, 'decrypt'>;
-  points: PointsService;
-  logger: FastifyBaseLogger;
   /** `APP_TIMEZONE`: the calendar an approval's date is read in. */
   timeZone: string;
 }
@@ -90,32 +88,7 @@ const readable = (parsed: ParsedCardTransaction) =>
  * confirmation and the pending count. Every statement is scoped by the member.
  */
 export class CardNotificationsService {
-  private readonly bonus: MonthCompleteBonus;
-  private readonly byId;
-  private readonly idByKey;
-  private readonly pendingCounter;
-
-  constructor(private readonly deps: CardNotificationsDeps) {
-    this.bonus = new MonthCompleteBonus(deps);
-    const p = sql.placeholder;
-    const ofMember = eq(accountEntry.memberId, p('memberId'));
-    this.byId = deps.db
-      .select(entryWithTagsColumns)
-      .from(accountEntry)
-      .where(and(ofMember, eq(accountEntry.id, p('id'))))
-      .prepare('card_notifications_entry_by_id');
-    this.idByKey = deps.db
-      .select({ id: accountEntry.id })
-      .from(accountEntry)
-      .where(and(ofMember, eq(accountEntry.notifKey, p('key'))))
-      .prepare('card_notifications_entry_by_key');
-    // `pending` as a literal predicate, so the partial index (member_id) WHERE pending serves it.
-    this.pendingCounter = deps.db
-      .select({ count: count() })
-      .from(accountEntry)
-      .where(and(ofMember, sql`${accountEntry.pending}`))
-      .prepare('card_notifications_pending_count');
-  }
+  constructor(private readonly deps: CardNotificationsDeps) {}
 
   /** Reads a text; saves nothing. */
   parse(body: ParseRequest): ParseResult {
@@ -135,7 +108,7 @@ export class CardNotificationsService {
     const keys = notificationKeys(parsed, receivedAt);
     const date = localDate(parsed.occurredAt ? new Date(parsed.occurredAt) : receivedAt, this.deps.timeZone);
     if (parsed.kind === 'CANCELLATION') return this.cancel(memberId, keys, date);
-    const existing = await this.entryIdByKey(memberId, keys.key);
+    const existing = await this.deps.pendingEntries.idOfKey(memberId, keys.key);
     if (existing !== null) return skipped('DUPLICATE', existing);
     const money = await this.localMoney(parsed, date);
     if (!money) return skipped('UNREADABLE');
@@ -152,39 +125,17 @@ export class CardNotificationsService {
     });
   }
 
-  /**
-   * Confirms a pending entry; a confirmed one is answered as it is. The UPDATE of `pending` moves the wallet
-   * balance and teaches the learning table (database triggers); the month-complete bonus is checked after.
-   */
-  async confirm(memberId: number, id: number): Promise<Entry> {
-    const confirmed = await this.deps.db
-      .update(accountEntry)
-      .set({ pending: false })
-      .where(and(eq(accountEntry.memberId, memberId), eq(accountEntry.id, id), sql`${accountEntry.pending}`))
-      .returning({ id: accountEntry.id });
-    const entry = await this.entry(memberId, id);
-    if (confirmed.length > 0) await this.bonus.afterSave(memberId, entry);
-    return entry;
+  /** Confirms a pending entry (the entries module does it; a confirmed one is answered as it is). */
+  confirm(memberId: number, id: number): Promise<Entry> {
+    return this.deps.pendingEntries.confirm(memberId, id);
   }
 
-  async pendingCount(memberId: number): Promise<PendingCount> {
-    const [row] = await this.pendingCounter.execute({ memberId });
-    return { count: row?.count ?? 0 };
+  pendingCount(memberId: number): Promise<PendingCount> {
+    return this.deps.pendingEntries.count(memberId);
   }
 
   private receivedAt(body: { receivedAt?: string | undefined }): Date {
     return body.receivedAt ? new Date(body.receivedAt) : this.deps.clock.now();
-  }
-
-  private async entry(memberId: number, id: number): Promise<Entry> {
-    const [row] = await this.byId.execute({ memberId, id });
-    if (!row) throw new NotFoundError('entry');
-    return toEntryResponse(row, row.tags);
-  }
-
-  private async entryIdByKey(memberId: number, key: string): Promise<number | null> {
-    const [row] = await this.idByKey.execute({ memberId, key });
-    return row?.id ?? null;
   }
 
   /** The member's card wallets, and the wallet the device chose (404 when it is not the member's). */
@@ -225,9 +176,8 @@ export class CardNotificationsService {
   }
 
   /**
-   * Inserts the pending expense unless its key is taken (ON CONFLICT DO NOTHING: of concurrent duplicates
-   * one inserts, the others wait for its commit and insert nothing). The category is learned in the same
-   * transaction, under the member's shared category lock (decision L13).
+   * Records the pending expense through the entries module (once per content key). The category is learned in
+   * the same transaction, under the member's shared category lock (decision L13).
    */
   private async recordApproval(
     memberId: number,
@@ -240,32 +190,17 @@ export class CardNotificationsService {
       installmentMonths: number | null;
     },
   ): Promise<NotificationResult> {
+    const { pendingEntries } = this.deps;
     const created = await withConstraintErrors(() =>
       this.deps.db.transaction(async (tx) => {
         await shareMemberCategories(tx, memberId);
         const category = await learnedCategory(tx, memberId, 'EXPENSE', approval.memo);
-        const [row] = await tx
-          .insert(accountEntry)
-          .values({
-            memberId,
-            type: 'EXPENSE',
-            amount: approval.money.amount,
-            entryDate: approval.date,
-            memo: approval.memo,
-            category,
-            accountId: approval.accountId,
-            ...approval.money.foreign,
-            installmentMonths: approval.installmentMonths,
-            pending: true,
-            notifKey: approval.key,
-          })
-          .onConflictDoNothing({ target: [accountEntry.memberId, accountEntry.notifKey] })
-          .returning();
-        return row ?? null;
+        const { money, ...rest } = approval;
+        return pendingEntries.record(tx, memberId, { ...rest, ...money, category });
       }),
     );
-    if (created) return { created: true, entry: toEntryResponse(created, []) };
-    return skipped('DUPLICATE', await this.entryIdByKey(memberId, approval.key));
+    if (created) return { created: true, entry: created };
+    return skipped('DUPLICATE', await pendingEntries.idOfKey(memberId, approval.key));
   }
 
   /**
@@ -282,33 +217,17 @@ export class CardNotificationsService {
         .onConflictDoNothing()
         .returning({ notifKey: cardCancellation.notifKey });
       if (!fresh) return skipped('DUPLICATE', await this.cancelledBefore(tx, memberId, keys.key));
-      const approvalId = await this.approvalToCancel(tx, memberId, keys.approvalPrefix, date);
+      const approvalId = await this.deps.pendingEntries.removeLatestWithKeyPrefix(tx, memberId, keys.approvalPrefix, {
+        from: addDays(date, -CANCELLATION_WINDOW_DAYS),
+        to: date,
+      });
       if (approvalId === null) return skipped('APPROVAL_NOT_FOUND');
-      await tx.delete(accountEntry).where(and(eq(accountEntry.memberId, memberId), eq(accountEntry.id, approvalId)));
       await tx
         .update(cardCancellation)
         .set({ entryId: approvalId })
         .where(and(eq(cardCancellation.memberId, memberId), eq(cardCancellation.notifKey, keys.key)));
       return skipped('CANCELLED', approvalId);
     });
-  }
-
-  private async approvalToCancel(tx: DbOrTx, memberId: number, prefix: string, date: string): Promise<number | null> {
-    const [approval] = await tx
-      .select({ id: accountEntry.id })
-      .from(accountEntry)
-      .where(
-        and(
-          eq(accountEntry.memberId, memberId),
-          gte(accountEntry.entryDate, addDays(date, -CANCELLATION_WINDOW_DAYS)),
-          lte(accountEntry.entryDate, date),
-          sql`starts_with(${accountEntry.notifKey}, ${prefix})`,
-        ),
-      )
-      .orderBy(desc(accountEntry.entryDate), desc(accountEntry.id))
-      .limit(1)
-      .for('update');
-    return approval?.id ?? null;
   }
 
   private async cancelledBefore(tx: DbOrTx, memberId: number, key: string): Promise<number | null> {

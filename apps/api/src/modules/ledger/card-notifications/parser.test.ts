@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CORPUS, type CorpusEntry } from './corpus/index.fixture.js';
 import type { Family } from './corpus/entries.fixture.js';
+import { CORPUS, type CorpusEntry } from './corpus/index.fixture.js';
 import { CARD_COMPANIES, type ParsedCardNotification, parseCardNotification } from './parser';
 
 const TRANSACTION_FIELDS = [

@@ -1,4 +1,4 @@
 export { EntriesService } from './entries.service.js';
-export { entryTagNames, entryWithTagsColumns, toEntryResponse, trimDecimal } from './entry.view.js';
-export { MonthCompleteBonus } from './month-complete.js';
+export { entryTagNames, trimDecimal } from './entry.view.js';
+export { PendingEntries, type PendingExpense } from './pending-entries.js';
 export { default as entriesRoutes } from './routes.js';
