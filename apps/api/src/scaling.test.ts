@@ -49,6 +49,9 @@ const placement: Record<string, Placement> = {
   point_history: 'by member',
   quick_entry: 'by member',
   recurring: 'by member',
+  statement_import: 'by member',
+  statement_import_profile: 'by member',
+  statement_import_row: 'by member',
   tag: 'by member',
   wallet_loan_history: 'by member',
   wallet_value_history: 'by member',
@@ -221,7 +224,24 @@ describe('the Citus plan against the migrated schema (docs/scaling.md, decision 
 });
 
 /** The board and its moderation: they read several members' rows by design (posts, comments, votes, reports). */
-const BOARD_MODULES = ['avatars', 'board-images', 'comments', 'moderation', 'posts', 'votes'];
+const BOARD_MODULES = [
+  'members/avatars',
+  'board/images',
+  'board/comments',
+  'board/moderation',
+  'board/posts',
+  'board/votes',
+];
+
+/** Every module folder, `<area>/<module>` (decision F13). */
+const moduleFolders = (modules: string) =>
+  readdirSync(modules)
+    .filter((area) => statSync(join(modules, area)).isDirectory())
+    .flatMap((area) =>
+      readdirSync(join(modules, area))
+        .filter((module) => statSync(join(modules, area, module)).isDirectory())
+        .map((module) => `${area}/${module}`),
+    );
 
 const apiSource = fileURLToPath(new URL('.', import.meta.url));
 
@@ -324,9 +344,9 @@ const crossMemberJoins = (joins: Join[]) =>
 describe('no query joins two members’ rows outside the board (docs/scaling.md, decision R8)', () => {
   const modules = join(apiSource, 'modules');
   const outsideBoard = [
-    ...readdirSync(modules)
-      .filter((entry) => statSync(join(modules, entry)).isDirectory() && !BOARD_MODULES.includes(entry))
-      .flatMap((entry) => sourceFiles(join(modules, entry))),
+    ...moduleFolders(modules)
+      .filter((folder) => !BOARD_MODULES.includes(folder))
+      .flatMap((folder) => sourceFiles(join(modules, folder))),
     ...sourceFiles(join(apiSource, 'lib')),
     ...sourceFiles(join(apiSource, 'plugins')),
   ];
@@ -347,7 +367,7 @@ describe('no query joins two members’ rows outside the board (docs/scaling.md,
 
   it('the scan finds a join that does not match on member_id, in drizzle and in SQL', () => {
     // Joins on id alone (drizzle, SQL, a lateral subquery, a helper without the member) beside scoped ones.
-    const file = join(modules, 'entries', 'example.ts');
+    const file = join(modules, 'ledger', 'entries', 'example.ts');
     const code = readFileSync(fileURLToPath(new URL('./test/scaling/joins-example.txt', import.meta.url)), 'utf8');
     expect(crossMemberJoins(joinsIn(file, code)).map(({ table }) => table)).toEqual([
       'account',

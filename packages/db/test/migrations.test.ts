@@ -37,6 +37,9 @@ import {
   quickEntry,
   recurring,
   report,
+  statementImport,
+  statementImportProfile,
+  statementImportRow,
   storeNotification,
   tag,
   tagCategory,
@@ -898,6 +901,23 @@ describe('member deletion', () => {
       .returning();
     const shown = `/api/images/${image!.id}`; // bodies showing it are linked by triggers (post_image, comment_image)
     await db.insert(iapPurchase).values({ memberId: id, productId: 'p', purchaseToken: `gone-${id}` });
+    const [statement] = await db
+      .insert(statementImport)
+      .values({
+        memberId: id,
+        fileName: 'a.csv',
+        fileHash: 'h',
+        fileSize: 1,
+        reading: {},
+        settings: {},
+        counts: {},
+        rowCount: 1,
+      })
+      .returning();
+    await db
+      .insert(statementImportRow)
+      .values({ memberId: id, importId: statement!.id, rowIndex: 0, line: {}, outcome: 'NEW' });
+    await db.insert(statementImportProfile).values({ memberId: id, name: 'Card', shapeKey: 's', settings: {} });
 
     // board: own post with others' comment/votes/report; own comment/votes/report on another member's post
     const [own] = await db.insert(post).values({ memberId: id, category: 'tips', title: 'a', body: shown }).returning();

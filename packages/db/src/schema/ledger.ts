@@ -176,6 +176,8 @@ export const accountEntry = pgTable(
     pending: boolean('pending').notNull().default(false),
     /** De-duplication key of the card notification that created the entry. */
     notifKey: text('notif_key'),
+    /** De-duplication key of the statement row that created or confirmed the entry (decision SI2). */
+    importKey: text('import_key'),
     /** The recurring transaction and occurrence this entry was posted for (once: unique). */
     recurringId: integer('recurring_id'),
     occurrenceDate: date('occurrence_date', { mode: 'string' }),
@@ -185,6 +187,7 @@ export const accountEntry = pgTable(
   (t) => [
     primaryKey({ name: 'account_entry_pk', columns: [t.memberId, t.id] }),
     unique('account_entry_member_notif_key_uq').on(t.memberId, t.notifKey),
+    unique('account_entry_member_import_key_uq').on(t.memberId, t.importKey),
     unique('account_entry_member_occurrence_uq').on(t.memberId, t.recurringId, t.occurrenceDate),
     index('account_entry_member_date_idx').on(t.memberId, t.entryDate, t.id),
     index('account_entry_member_pending_idx').on(t.memberId).where(sql`${t.pending}`),

@@ -20,6 +20,9 @@ import {
   quickEntry,
   recurring,
   report,
+  statementImport,
+  statementImportProfile,
+  statementImportRow,
   tag,
   walletLoanHistory,
   walletValueHistory,
@@ -63,6 +66,23 @@ async function seedEverything(app: FastifyInstance, memberId: number, otherId: n
     .values({ memberId, name: 'Rent', type: 'EXPENSE', amount: 700000, startDate: '2026-01-01' });
   await db.insert(quickEntry).values({ memberId, name: 'Coffee', type: 'EXPENSE', amount: 4500 });
   await db.insert(cardCancellation).values({ memberId, notifKey: 'v1:C:seeded:2026-11-01T00:00' });
+  const [statement] = await db
+    .insert(statementImport)
+    .values({
+      memberId,
+      fileName: 'card.csv',
+      fileHash: 'h',
+      fileSize: 1,
+      reading: {},
+      settings: {},
+      counts: {},
+      rowCount: 1,
+    })
+    .returning();
+  await db
+    .insert(statementImportRow)
+    .values({ memberId, importId: statement!.id, rowIndex: 0, line: {}, outcome: 'NEW' });
+  await db.insert(statementImportProfile).values({ memberId, name: 'Card', shapeKey: 'shape', settings: {} });
   await db.insert(walletValueHistory).values({ memberId, accountId: wallet!.id, day: '2026-11-01', value: 1000 });
   await db.insert(walletLoanHistory).values({
     memberId,
