@@ -1,14 +1,14 @@
 /** Ledgers for the backup tests: a rich one built through the routes, and large generated backups. */
 import type { BackupInput } from '@nestegg/contract';
 import { accountEntry } from '@nestegg/db';
-import { localDate } from '@nestegg/domain';
+import { dateIn } from '@nestegg/domain';
 import type { FastifyInstance } from 'fastify';
 import { bodyOf } from '../../../test/client.js';
 import type { Caller } from '../../../test/fixtures.js';
 
 /** The ledger's current month (APP_TIMEZONE), where restore places budgets. */
 export function currentMonth(app: FastifyInstance): { year: number; month: number } {
-  const [year, month] = localDate(new Date(), app.env.APP_TIMEZONE).split('-').map(Number) as [number, number];
+  const [year, month] = dateIn(app.env.APP_TIMEZONE, new Date()).split('-').map(Number) as [number, number];
   return { year, month };
 }
 
