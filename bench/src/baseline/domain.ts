@@ -9,11 +9,15 @@ export {
   addMonths,
   creditLineOf,
   dateIn,
-  daysInMonth,
   type LoanTerms,
+  type MonthSpan,
+  monthOf,
+  monthSpan,
+  monthsEndingAt,
   nextOccurrence,
   outstandingPrincipal,
   type Period,
+  startOfMonth,
   trailingPeriods,
 } from '../../../packages/domain/src/index.js';
 
