@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type postgres from 'postgres';
 import { completeSchedule } from '../../../packages/domain/src/index.js';
 import type { BaselineDeps, BaselineHandler } from '../rows/types.js';
-import { API_TIME_ZONE, addDays, localDate } from './domain.js';
+import { API_TIME_ZONE, addDays, dateIn } from './domain.js';
 import { memberOf } from './ledger.js';
 import { memberProfileById, toMemberResponse } from './members.js';
 import { resolveSession } from './session.js';
@@ -405,7 +405,7 @@ export function restoreBaseline(deps: BaselineDeps): BaselineHandler {
   return async (request, reply) => {
     const memberId = await memberOf(deps, request, 'premium');
     if (typeof memberId !== 'number') return reply.code(memberId.status).send({ code: memberId.code });
-    const today = localDate(new Date(), API_TIME_ZONE);
+    const today = dateIn(API_TIME_ZONE, new Date());
     const [year, month] = today.split('-').map(Number) as [number, number];
     const parsed = BackupSchema.safeParse(request.body);
     if (!parsed.success) {

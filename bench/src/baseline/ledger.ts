@@ -8,7 +8,6 @@ import {
   creditLineOf,
   dateIn,
   type LoanTerms,
-  localDate,
   nextOccurrence,
   outstandingPrincipal,
   type Period,
@@ -740,7 +739,7 @@ function nextDateOf(row: Json, day: string): string | null {
 /** Each record but entries as its route renders it (sync-renderers.ts); the records' JSON money arrives as numbers. */
 function renderChanged(feed: FeedRow) {
   const records = (key: keyof typeof SYNCED) => (feed[key] as Json[] | null) ?? [];
-  const day = localDate(new Date(), API_TIME_ZONE);
+  const day = dateIn(API_TIME_ZONE, new Date());
   return {
     wallets: records('wallets').map((row) => ({
       id: row.id,

@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import type { BaselineDeps } from '../rows/types.js';
-import { API_TIME_ZONE, addMonths, dateIn, daysInMonth } from './domain.js';
+import { API_TIME_ZONE, dateIn, monthOf, monthSpan, monthsEndingAt } from './domain.js';
 import { guarded } from './ledger.js';
 
 /*
@@ -16,15 +16,6 @@ type LedgerType = 'INCOME' | 'EXPENSE';
 const moneyOf = (value: string | number | null | undefined) =>
   Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Number(value ?? 0)));
 
-const pad = (value: number) => String(value).padStart(2, '0');
-
-/** statistics/calendar.ts `monthSpan`. */
-function monthSpan(year: number, month: number) {
-  const prefix = `${String(year).padStart(4, '0')}-${pad(month)}`;
-  return { year, month, first: `${prefix}-01`, last: `${prefix}-${pad(daysInMonth(year, month))}` };
-}
-
-const monthOfDate = (date: string) => monthSpan(Number(date.slice(0, 4)), Number(date.slice(5, 7)));
 const today = () => dateIn(API_TIME_ZONE, new Date());
 
 interface CategoryRow {
@@ -154,10 +145,7 @@ export const yearlyBaseline = (deps: BaselineDeps) =>
 export const trendBaseline = (deps: BaselineDeps) =>
   guarded(deps, 'premium', async (memberId, query) => {
     const count = Number(query.months ?? 12);
-    const firstOfCurrent = `${today().slice(0, 7)}-01`;
-    const spans = Array.from({ length: count }, (_, index) =>
-      monthOfDate(addMonths(firstOfCurrent, index - count + 1)),
-    );
+    const spans = monthsEndingAt(today(), count);
     const rows = await deps.sql<{ year: number; month: number; type: LedgerType; amount: string }[]>`
       select extract(year from e.entry_date)::int as year, extract(month from e.entry_date)::int as month,
         e.type, sum(e.amount) as amount
@@ -175,7 +163,7 @@ export const trendBaseline = (deps: BaselineDeps) =>
 export const topMerchantsBaseline = (deps: BaselineDeps) =>
   guarded(deps, 'premium', async (memberId, query) => {
     const to = query.to ?? today();
-    const from = query.from ?? monthOfDate(to).first;
+    const from = query.from ?? monthOf(to).first;
     const type = query.type ?? 'EXPENSE';
     const limit = Number(query.limit ?? 10);
     const rows = await deps.sql<{ merchant: string; amount: string; count: number }[]>`

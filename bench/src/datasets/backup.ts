@@ -1,5 +1,6 @@
 import type { BackupInput } from '@nestegg/contract';
 import type postgres from 'postgres';
+import { addDays } from '../baseline/domain.js';
 import type { Dataset } from '../rows/types.js';
 import { benchPasswordHash } from './members.js';
 
@@ -39,15 +40,12 @@ export const restoreNeighboursDataset: Dataset = {
   seed: seedMembers,
 };
 
-const DAY_MS = 86_400_000;
-
 /**
  * A backup of `count` entries over a few wallets, tags and categories, dates spread over the past years: the
  * api's own generator for its large-restore test (apps/api/src/modules/ledger/backup/test-ledgers.ts
  * `generatedBackup`), copied because that file imports the api's test helpers.
  */
 export function benchBackup(count: number): BackupInput {
-  const start = Date.UTC(2020, 0, 1);
   return {
     accounts: [
       { name: '현금', type: 'CASH', openingBalance: 100_000 },
@@ -63,7 +61,7 @@ export function benchBackup(count: number): BackupInput {
     entries: Array.from({ length: count }, (_, index) => ({
       type: index % 10 === 0 ? ('INCOME' as const) : ('EXPENSE' as const),
       amount: 1_000 + (index % 977) * 10,
-      date: new Date(start + (index % 2_000) * DAY_MS).toISOString().slice(0, 10),
+      date: addDays('2020-01-01', index % 2_000),
       memo: `가맹점 ${index % 500}`,
       category: index % 10 === 0 ? '급여' : index % 3 === 0 ? '카페' : '식비',
       account: ['현금', '카드', '통장'][index % 3]!,

@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+import { API_TIME_ZONE, addMonths, dateIn, type MonthSpan, monthOf } from '../baseline/domain.js';
 import type { Dataset } from '../rows/types.js';
 import { benchPasswordHash } from './members.js';
 
@@ -23,7 +24,7 @@ const BATCH = 100_000;
  * The seeded ledgers end on the day they are seeded (UTC, the api's default APP_TIMEZONE): the trends and
  * "this month" of the statistics are counted back from today, and must find a household's recent entries.
  */
-export const LAST_ENTRY_DATE = new Date().toISOString().slice(0, 10);
+export const LAST_ENTRY_DATE = dateIn(API_TIME_ZONE, new Date());
 
 /** One memo in 20,000 of each ledger: one entry of the bench member's, one per ten other members. */
 export const RARE_TERM = '르꼬르동';
@@ -232,20 +233,14 @@ async function growOthers(sql: postgres.Sql, size: number) {
   }
 }
 
-/** The first day of the month `monthsBack` months before the month of `date`. */
-function monthStart(date: string, monthsBack: number): { year: number; month: number; first: string } {
-  const shifted = new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1 - monthsBack, 1));
-  return {
-    year: shifted.getUTCFullYear(),
-    month: shifted.getUTCMonth() + 1,
-    first: shifted.toISOString().slice(0, 10),
-  };
+/** The month `monthsBack` months before the month of the last entry. */
+function monthBeforeLastEntry(monthsBack: number): MonthSpan {
+  return monthOf(addMonths(LAST_ENTRY_DATE, -monthsBack));
 }
 
 /** The month the bench member's budgets are in: the last complete month of the ledger, first to last day. */
-export function budgetMonth(): { year: number; month: number; first: string; last: string } {
-  const { year, month, first } = monthStart(LAST_ENTRY_DATE, 1);
-  return { year, month, first, last: new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10) };
+export function budgetMonth(): MonthSpan {
+  return monthBeforeLastEntry(1);
 }
 
 /**
@@ -258,7 +253,7 @@ async function seedHousehold(sql: postgres.Sql, memberId: number): Promise<void>
   await sql`
     update account set created_at = (select min(entry_date) from account_entry where member_id = ${memberId})
      where member_id = ${memberId}`;
-  const firstValueDay = monthStart(LAST_ENTRY_DATE, PENSION_MONTHS - 1).first;
+  const firstValueDay = monthBeforeLastEntry(PENSION_MONTHS - 1).first;
   const currentValue = PENSION.firstValue + (PENSION_MONTHS - 1) * PENSION.monthlyRise;
   await sql`
     with pension as (
@@ -271,7 +266,7 @@ async function seedHousehold(sql: postgres.Sql, memberId: number): Promise<void>
     select ${memberId}, pension.id, (${firstValueDay}::date + make_interval(months => m))::date,
       ${PENSION.firstValue} + m * ${PENSION.monthlyRise}
     from pension, generate_series(0, ${PENSION_MONTHS - 1}) as m`;
-  const loanStart = monthStart(LAST_ENTRY_DATE, MORTGAGE.yearsAgo * 12).first;
+  const loanStart = monthBeforeLastEntry(MORTGAGE.yearsAgo * 12).first;
   // The mortgage's terms as the api records them (L24): in force from the day it was entered.
   await sql`
     with mortgage as (

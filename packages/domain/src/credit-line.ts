@@ -5,8 +5,9 @@
  * Arithmetic is exact: the rate is a decimal string, interest is computed in BigInt and truncated to whole units
  * (원 미만 절사, as Korean banks charge interest).
  */
+
+import { addMonths, type CalendarDate } from './calendar.js';
 import { parseDecimal } from './loan.js';
-import { addMonths, type IsoDate } from './periods.js';
 
 export interface CreditLineTerms {
   /** The credit limit, whole units. */
@@ -15,7 +16,7 @@ export interface CreditLineTerms {
   annualRatePercent: string | null;
   /** The line's term: months from `start` to its maturity (renewal); both or neither. */
   months: number | null;
-  start: IsoDate | null;
+  start: CalendarDate | null;
 }
 
 export interface CreditLine {
@@ -29,7 +30,7 @@ export interface CreditLine {
   /** One month of interest on today's drawn balance: drawn × rate / 12, truncated to whole units. */
   monthlyInterestEstimate: number;
   /** start + months (the same day, clamped to a shorter month), when the line has a term. */
-  maturityDate: IsoDate | null;
+  maturityDate: CalendarDate | null;
 }
 
 export function creditLineOf(terms: CreditLineTerms, balance: number): CreditLine {

@@ -1,5 +1,6 @@
 /** Pure ledger rules shared by the api and the billing worker. */
 
+export * from './calendar.js';
 export * from './clock.js';
 export * from './credit-line.js';
 export * from './investments.js';

@@ -4,7 +4,7 @@
  * after the start. Arithmetic is exact: the rate is a decimal string and balances are computed as BigInt
  * fractions, rounded half up to whole units once.
  */
-import { addMonths, type IsoDate } from './periods.js';
+import { addMonths, type CalendarDate } from './calendar.js';
 
 export type LoanMethod = 'EQUAL_PAYMENT' | 'EQUAL_PRINCIPAL' | 'BULLET';
 
@@ -15,11 +15,11 @@ export interface LoanTerms {
   annualRatePercent: string | null;
   method: LoanMethod;
   months: number;
-  start: IsoDate;
+  start: CalendarDate;
 }
 
 /** How many monthly payments have fallen due on or before `asOf` (0..months); -1 before the loan starts. */
-export function paymentsDueBy(terms: Pick<LoanTerms, 'months' | 'start'>, asOf: IsoDate): number {
+export function paymentsDueBy(terms: Pick<LoanTerms, 'months' | 'start'>, asOf: CalendarDate): number {
   if (asOf < terms.start) return -1;
   const [startYear, startMonth] = terms.start.split('-').map(Number) as [number, number];
   const [year, month] = asOf.split('-').map(Number) as [number, number];
@@ -29,7 +29,7 @@ export function paymentsDueBy(terms: Pick<LoanTerms, 'months' | 'start'>, asOf: 
 }
 
 /** The principal owed on `asOf`: 0 before the start and after the last payment. */
-export function outstandingPrincipal(terms: LoanTerms, asOf: IsoDate): number {
+export function outstandingPrincipal(terms: LoanTerms, asOf: CalendarDate): number {
   const paid = paymentsDueBy(terms, asOf);
   if (paid < 0 || paid >= terms.months) return 0;
   return principalAfter(terms, paid);

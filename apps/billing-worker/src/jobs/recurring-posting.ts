@@ -1,5 +1,5 @@
 import { type Database, type DbOrTx, type Recurring, recurring } from '@nestegg/db';
-import { addDays, type CalendarDate, localDate, occurrencesBetween } from '@nestegg/domain';
+import { addDays, type CalendarDate, dateIn, occurrencesBetween } from '@nestegg/domain';
 import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { ScheduledJob } from './job.js';
 
@@ -151,5 +151,5 @@ export async function postDueRecurrings(db: Database, today: CalendarDate): Prom
 export const recurringPostingJob: ScheduledJob = {
   queue: RECURRING_POSTING_QUEUE,
   cron: (env) => env.RECURRING_POSTING_CRON,
-  run: async ({ db, now, timeZone }) => ({ ...(await postDueRecurrings(db, localDate(now(), timeZone))) }),
+  run: async ({ db, now, timeZone }) => ({ ...(await postDueRecurrings(db, dateIn(timeZone, now()))) }),
 };

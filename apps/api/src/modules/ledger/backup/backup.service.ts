@@ -2,7 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { RestoreResult } from '@nestegg/contract';
 import type { Database } from '@nestegg/db';
 import type { Clock } from '@nestegg/domain';
-import { localDate } from '@nestegg/domain';
+import { dateIn } from '@nestegg/domain';
 import { AppError, OverloadedError } from '../../../lib/errors.js';
 import { AmountOutOfRangeError, isAmountOutOfRange, pgErrorCode } from '../../../lib/pg-error.js';
 import type { AccountNumberCipher } from '../wallets/index.js';
@@ -195,7 +195,7 @@ export class BackupService {
   }
 
   private calendar(): RestoreCalendar {
-    const today = localDate(this.deps.clock.now(), this.deps.timeZone);
+    const today = dateIn(this.deps.timeZone, this.deps.clock.now());
     const [year, month] = today.split('-').map(Number) as [number, number];
     return { today, year, month };
   }

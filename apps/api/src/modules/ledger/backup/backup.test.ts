@@ -1,6 +1,6 @@
 import { type BackupInput, BackupObjectSchema, contract, listRoutes } from '@nestegg/contract';
 import { accountEntry, investmentHolding, investmentTrade, walletLoanHistory, walletValueHistory } from '@nestegg/db';
-import { addDays, localDate } from '@nestegg/domain';
+import { addDays, dateIn } from '@nestegg/domain';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
@@ -235,7 +235,7 @@ describe('restore', () => {
       200,
     );
     const listed = bodyOf(await premium.api.ledger.recurrings.list(), 200).items;
-    const yesterday = addDays(localDate(new Date(), app.env.APP_TIMEZONE), -1);
+    const yesterday = addDays(dateIn(app.env.APP_TIMEZONE, new Date()), -1);
     expect(listed.map((r) => [r.name, r.dayOfMonth, r.lastRunOn])).toEqual([
       ['kept', 10, '2025-06-10'],
       ['never posted', 10, null],
@@ -284,7 +284,7 @@ describe('restore', () => {
       }),
       200,
     );
-    const today = localDate(new Date(), app.env.APP_TIMEZONE);
+    const today = dateIn(app.env.APP_TIMEZONE, new Date());
     const wallets = bodyOf(await premium.api.ledger.wallets.list(), 200).items;
     const idOf = (name: string) => wallets.find((wallet) => wallet.name === name)!.id;
     expect(

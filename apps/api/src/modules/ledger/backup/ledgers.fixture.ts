@@ -1,14 +1,14 @@
 /** Ledgers for the backup tests: a rich one built through the routes, and large generated backups. */
 import type { BackupInput } from '@nestegg/contract';
 import { accountEntry } from '@nestegg/db';
-import { localDate } from '@nestegg/domain';
+import { addDays, dateIn, monthOf } from '@nestegg/domain';
 import type { FastifyInstance } from 'fastify';
 import { bodyOf } from '../../../test/client.js';
 import type { Caller } from '../../../test/fixtures.js';
 
 /** The ledger's current month (APP_TIMEZONE), where restore places budgets. */
 export function currentMonth(app: FastifyInstance): { year: number; month: number } {
-  const [year, month] = localDate(new Date(), app.env.APP_TIMEZONE).split('-').map(Number) as [number, number];
+  const { year, month } = monthOf(dateIn(app.env.APP_TIMEZONE, new Date()));
   return { year, month };
 }
 
@@ -149,11 +149,8 @@ export async function buildRichLedger(app: FastifyInstance, owner: Caller): Prom
   bodyOf(await ledger.quickEntries.create({ body: { name: '버스', type: 'EXPENSE', amount: 1_250 } }), 201);
 }
 
-const DAY_MS = 86_400_000;
-
 /** A backup of `count` entries over a few wallets, tags and categories (dates spread over the past years). */
 export function generatedBackup(count: number, options: { memo?: (index: number) => string } = {}): BackupInput {
-  const start = Date.UTC(2020, 0, 1);
   return {
     accounts: [
       { name: '현금', type: 'CASH', openingBalance: 100_000 },
@@ -169,7 +166,7 @@ export function generatedBackup(count: number, options: { memo?: (index: number)
     entries: Array.from({ length: count }, (_, index) => ({
       type: index % 10 === 0 ? ('INCOME' as const) : ('EXPENSE' as const),
       amount: 1_000 + (index % 977) * 10,
-      date: new Date(start + (index % 2_000) * DAY_MS).toISOString().slice(0, 10),
+      date: addDays('2020-01-01', index % 2_000),
       memo: options.memo ? options.memo(index) : `가맹점 ${index % 500}`,
       category: index % 10 === 0 ? '급여' : index % 3 === 0 ? '카페' : '식비',
       account: ['현금', '카드', '통장'][index % 3]!,

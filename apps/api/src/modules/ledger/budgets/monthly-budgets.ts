@@ -6,11 +6,11 @@ import type {
   UpdateBudgetRequest,
 } from '@nestegg/contract';
 import type { DbOrTx } from '@nestegg/db';
+import { type MonthSpan, monthSpan } from '@nestegg/domain';
 import { type SQL, sql } from 'drizzle-orm';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../../lib/errors.js';
 import { shareMemberCategories } from '../../../lib/locks.js';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../../lib/pg-error.js';
-import { type MonthSpan, monthSpan } from '../statistics/index.js';
 import { countedCategoryNames, isExpenseCategory, monthExpensesByCategory } from './spent.js';
 
 /**

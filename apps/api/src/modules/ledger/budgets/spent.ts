@@ -1,5 +1,5 @@
+import type { MonthSpan } from '@nestegg/domain';
 import { type SQL, sql } from 'drizzle-orm';
-import type { MonthSpan } from '../statistics/index.js';
 
 /**
  * What a budget counts as spent: confirmed (not pending) EXPENSE entries of its category; a budget of a

@@ -11,7 +11,7 @@ import {
 } from '@nestegg/contract';
 import { cardCancellation, type Database, type DbOrTx } from '@nestegg/db';
 import type { Clock } from '@nestegg/domain';
-import { addDays, localDate } from '@nestegg/domain';
+import { addDays, dateIn } from '@nestegg/domain';
 import { and, eq } from 'drizzle-orm';
 import { NotFoundError } from '../../../lib/errors.js';
 import { shareMemberCategories } from '../../../lib/locks.js';
@@ -106,7 +106,7 @@ export class CardNotificationsService {
     if (parsed.ignored) return skipped('IGNORED');
     if (!readable(parsed)) return skipped('UNREADABLE');
     const keys = notificationKeys(parsed, receivedAt);
-    const date = localDate(parsed.occurredAt ? new Date(parsed.occurredAt) : receivedAt, this.deps.timeZone);
+    const date = dateIn(this.deps.timeZone, parsed.occurredAt ? new Date(parsed.occurredAt) : receivedAt);
     if (parsed.kind === 'CANCELLATION') return this.cancel(memberId, keys, date);
     const existing = await this.deps.pendingEntries.idOfKey(memberId, keys.key);
     if (existing !== null) return skipped('DUPLICATE', existing);
@@ -167,7 +167,7 @@ export class CardNotificationsService {
     if (parsed.currency === LOCAL_CURRENCY)
       return parsed.amount === null ? null : { amount: parsed.amount, foreign: null };
     const originalAmount = parsed.originalAmount!;
-    const today = localDate(this.deps.clock.now(), this.deps.timeZone);
+    const today = dateIn(this.deps.timeZone, this.deps.clock.now());
     const fx = await this.deps.exchangeRates.rateFor(parsed.currency, LOCAL_CURRENCY, date > today ? today : date);
     const exchangeRate = storedRate(fx.rate);
     const amount = convertedAmount(originalAmount, exchangeRate);

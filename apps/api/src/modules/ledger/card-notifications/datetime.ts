@@ -1,3 +1,4 @@
+import { addDays, type DateParts, dateFromParts, datePartsOf, daysInMonth } from '@nestegg/domain';
 import type { RegexHit, Scratch } from './scratch';
 
 /** Clock parts as written in the text; any of them may be missing. */
@@ -91,13 +92,7 @@ export function resolveOccurredAt(written: WrittenDateTime, receivedAt: Date, ti
   return new Date(Math.max(...before)).toISOString();
 }
 
-interface CalendarDate {
-  year: number;
-  month: number;
-  day: number;
-}
-
-function candidateDates(written: WrittenDateTime, received: ZonedParts): CalendarDate[] {
+function candidateDates(written: WrittenDateTime, received: ZonedParts): DateParts[] {
   const { year, month, day } = written;
   if (month === undefined || day === undefined) {
     return [-1, 0].map((offset) => shiftDays(received, offset));
@@ -107,18 +102,15 @@ function candidateDates(written: WrittenDateTime, received: ZonedParts): Calenda
   return [-4, -3, -2, -1, 0, 1].map((offset) => ({ year: received.year + offset, month, day }));
 }
 
-function shiftDays(date: CalendarDate, offset: number): CalendarDate {
-  const shifted = new Date(Date.UTC(date.year, date.month - 1, date.day + offset));
-  return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
+function shiftDays(date: DateParts, offset: number): DateParts {
+  return datePartsOf(addDays(dateFromParts(date), offset));
 }
 
 function isRealDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
-interface ZonedParts extends CalendarDate {
+interface ZonedParts extends DateParts {
   hour: number;
   minute: number;
 }

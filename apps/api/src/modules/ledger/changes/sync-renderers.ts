@@ -1,5 +1,5 @@
 import type { Clock } from '@nestegg/domain';
-import { localDate } from '@nestegg/domain';
+import { dateIn } from '@nestegg/domain';
 import { toBudgetIncomeRecord, toBudgetRecord, toOnetimeBudgetRecord } from '../budgets/index.js';
 import { toQuickEntryResponse } from '../quick-entries/index.js';
 import { toRecurring } from '../recurrings/index.js';
@@ -22,7 +22,7 @@ export function syncRenderers({ accountNumbers, clock, timeZone }: SyncRendererD
       rows.map(({ id, name, type, parentId, sortOrder }) => ({ id, name, type, parentId, sortOrder })),
     tags: (rows) => rows.map(({ id, name, sortOrder }) => ({ id, name, sortOrder })),
     recurrings: (rows) => {
-      const today = localDate(clock.now(), timeZone);
+      const today = dateIn(timeZone, clock.now());
       return rows.map((row) => toRecurring(row, today));
     },
     quickEntries: (rows) => rows.map(toQuickEntryResponse),

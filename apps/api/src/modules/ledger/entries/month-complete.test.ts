@@ -3,7 +3,6 @@ import { describe, expect } from 'vitest';
 import { bodyOf, contractClient } from '../../../test/client.js';
 import { apiTest, type Caller } from '../../../test/fixtures.js';
 import { seedEntries } from './ledger.fixture.js';
-import { monthOf, todayIn } from './month-complete.js';
 
 /**
  * 2030-04-30 16:30 UTC is already 2030-05-01 01:30 in Seoul: the current month is May in the app's
@@ -21,15 +20,6 @@ async function bonusesOf(caller: Caller) {
   const { items } = bodyOf(await caller.api.auth.pointHistory(), 200);
   return items.filter((item) => item.reason.startsWith('MONTH_COMPLETE_'));
 }
-
-describe('calendar of the bonus', () => {
-  test('reads today in the app time zone and knows each month’s length', () => {
-    expect(todayIn('Asia/Seoul', new Date('2030-04-30T16:30:00Z'))).toBe('2030-05-01');
-    expect(todayIn('UTC', new Date('2030-04-30T16:30:00Z'))).toBe('2030-04-30');
-    expect(monthOf('2028-02-10')).toEqual({ year: 2028, month: 2, first: '2028-02-01', last: '2028-02-29', days: 29 });
-    expect(monthOf('2030-05-01')).toMatchObject({ last: '2030-05-31', days: 31 });
-  });
-});
 
 describe('month-complete bonus', () => {
   test('saving the entry that fills the last empty day of the current month grants 1..100 points once', async ({

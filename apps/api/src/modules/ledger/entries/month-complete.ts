@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { accountEntry, type Database, pointHistory } from '@nestegg/db';
-import type { Clock } from '@nestegg/domain';
+import { type Clock, dateIn, type MonthSpan, monthOf } from '@nestegg/domain';
 import { and, countDistinct, eq, gte, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../../lib/pg-error.js';
@@ -18,29 +18,6 @@ export interface MonthCompleteDeps {
 /** The bonus is 1..100 points, drawn uniformly. */
 const BONUS_MIN = 1;
 const BONUS_MAX = 100;
-
-/** A calendar month: its year, month (1..12), first and last day (`YYYY-MM-DD`) and number of days. */
-export interface CalendarMonth {
-  year: number;
-  month: number;
-  first: string;
-  last: string;
-  days: number;
-}
-
-/** The month `today` (`YYYY-MM-DD`) falls in. */
-export function monthOf(today: string): CalendarMonth {
-  const year = Number(today.slice(0, 4));
-  const month = Number(today.slice(5, 7));
-  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const prefix = today.slice(0, 8);
-  return { year, month, first: `${prefix}01`, last: `${prefix}${String(days).padStart(2, '0')}`, days };
-}
-
-/** Today's date (`YYYY-MM-DD`) in the time zone's calendar. */
-export function todayIn(timeZone: string, now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
 
 /**
  * The month-complete bonus (spec, Limits): saving a confirmed entry dated in the current month, when every
@@ -78,7 +55,7 @@ export class MonthCompleteBonus {
   /** Called once a saved entry has committed; never fails the save (a failure is logged). */
   async afterSave(memberId: number, saved: { date: string; pending: boolean }): Promise<void> {
     if (saved.pending) return;
-    const month = monthOf(todayIn(this.deps.timeZone, this.deps.clock.now()));
+    const month = monthOf(dateIn(this.deps.timeZone, this.deps.clock.now()));
     if (saved.date < month.first || saved.date > month.last) return;
     try {
       await this.grantIfComplete(memberId, month);
@@ -87,7 +64,7 @@ export class MonthCompleteBonus {
     }
   }
 
-  private async grantIfComplete(memberId: number, month: CalendarMonth): Promise<void> {
+  private async grantIfComplete(memberId: number, month: MonthSpan): Promise<void> {
     const reason = monthCompleteReason(month.year, month.month);
     const [progress] = await this.progress.execute({ memberId, reason, first: month.first, last: month.last });
     if (!progress || progress.granted || progress.days < month.days) return;

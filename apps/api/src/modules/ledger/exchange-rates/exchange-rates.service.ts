@@ -1,7 +1,7 @@
 import type { FxRate } from '@nestegg/contract';
 import { type Database, type DbOrTx, fxRate } from '@nestegg/db';
 import type { Clock } from '@nestegg/domain';
-import { type CalendarDate, localDate } from '@nestegg/domain';
+import { type CalendarDate, dateIn } from '@nestegg/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { ServiceUnavailableError, ValidationFailedError } from '../../../lib/errors.js';
@@ -56,7 +56,7 @@ export class ExchangeRatesService {
    * string. For other services too (card notifications convert foreign amounts with it).
    */
   async rateFor(from: string, to: string, date?: CalendarDate): Promise<FxRate> {
-    const today = localDate(this.deps.clock.now(), this.deps.timeZone);
+    const today = dateIn(this.deps.timeZone, this.deps.clock.now());
     const day = date ?? today;
     if (day > today) throw new ValidationFailedError([{ path: 'query.date', message: 'a future day has no rate' }]);
     if (from === to) return { from, to, rate: '1', date: day };

@@ -1,6 +1,6 @@
 import type { FxCurrency } from '@nestegg/contract';
 import { fxRate } from '@nestegg/db';
-import { localDate } from '@nestegg/domain';
+import { dateIn } from '@nestegg/domain';
 import { type FakeResponse, startFakeServer } from '@nestegg/testing';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect } from 'vitest';
@@ -13,7 +13,7 @@ afterAll(() => fake.close());
 const test = apiTest({ FX_API_URL: `${fake.url}/`, FX_API_KEY: 'k', FX_TIMEOUT_MS: '500' });
 const unconfigured = apiTest();
 
-const today = () => localDate(new Date(), 'UTC');
+const today = () => dateIn('UTC', new Date());
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const callsTo = (path: string) => fake.requests.filter((request) => request.path === path).length;
 

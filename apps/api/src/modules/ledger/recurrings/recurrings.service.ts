@@ -13,7 +13,7 @@ import {
   recurring,
 } from '@nestegg/db';
 import type { Clock } from '@nestegg/domain';
-import { addDays, type CalendarDate, completeSchedule, localDate, nextOccurrence } from '@nestegg/domain';
+import { addDays, type CalendarDate, completeSchedule, dateIn, nextOccurrence } from '@nestegg/domain';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { BadRequestError, NotFoundError, ValidationFailedError } from '../../../lib/errors.js';
 import { lockRecurringLimit, shareMemberCategories } from '../../../lib/locks.js';
@@ -132,7 +132,7 @@ export class RecurringsService {
   }
 
   private today(): CalendarDate {
-    return localDate(this.deps.clock.now(), this.deps.timeZone);
+    return dateIn(this.deps.timeZone, this.deps.clock.now());
   }
 
   async list(memberId: number): Promise<Recurring[]> {

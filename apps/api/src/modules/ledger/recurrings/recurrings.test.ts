@@ -1,6 +1,6 @@
 import type { CreateRecurringRequest } from '@nestegg/contract';
 import { account, category, recurring } from '@nestegg/db';
-import { addDays, localDate, nextOccurrence } from '@nestegg/domain';
+import { addDays, dateIn, nextOccurrence } from '@nestegg/domain';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
@@ -29,7 +29,7 @@ async function categoryOf(app: FastifyInstance, caller: Caller, name: string, ty
 }
 
 /** The api's "today" (APP_TIMEZONE is UTC in tests). */
-const today = () => localDate(new Date(), 'UTC');
+const today = () => dateIn('UTC', new Date());
 
 describe('recurring transactions: CRUD', () => {
   test('creates with every field, lists, changes one field, clears with null, deletes', async ({ app, premium }) => {

@@ -7,10 +7,8 @@ import type {
   YearlyStats,
 } from '@nestegg/contract';
 import type { Database } from '@nestegg/db';
-import type { Clock } from '@nestegg/domain';
-import { dateIn } from '@nestegg/domain';
+import { type Clock, dateIn, monthOf, monthSpan, monthsEndingAt } from '@nestegg/domain';
 import { type SQL, sql } from 'drizzle-orm';
-import { monthOfDate, monthSpan, monthsEndingAt } from './calendar.js';
 import { moneyOf } from './money.js';
 import { byCategory, byTopCategory, type CategoryRow, totalsOf } from './rollup.js';
 
@@ -140,7 +138,7 @@ export class StatisticsService {
    */
   async topMerchants(memberId: number, query: TopMerchantsQuery): Promise<TopMerchants> {
     const to = query.to ?? this.today();
-    const from = query.from ?? monthOfDate(to).first;
+    const from = query.from ?? monthOf(to).first;
     const rows = await this.deps.db.execute<{ merchant: string; amount: string; count: number }>(
       topMerchantsStatement(memberId, { ...query, from, to }),
     );

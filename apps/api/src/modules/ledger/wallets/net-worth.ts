@@ -14,7 +14,7 @@
  * Positive values add to the assets, negative ones to the liabilities.
  */
 import type { LoanMethod, NetWorth, NetWorthPoint, WalletType } from '@nestegg/contract';
-import { type IsoDate, type LoanTerms, outstandingPrincipal, type Period } from '@nestegg/domain';
+import { type CalendarDate, type LoanTerms, outstandingPrincipal, type Period } from '@nestegg/domain';
 
 export interface ValuedWallet {
   id: number;
@@ -22,7 +22,7 @@ export interface ValuedWallet {
   openingBalance: number;
   balance: number;
   /** The day (service time zone) the wallet was created: its opening balance counts from then. */
-  createdOn: IsoDate;
+  createdOn: CalendarDate;
   manualValuation: boolean;
   currentValue: number | null;
   /** The current terms: what decides whether the wallet is valued as a loan, and its value now. */
@@ -33,7 +33,7 @@ export interface ValuedWallet {
 
 /** Loan terms as they stood from a day on (`wallet_loan_history`). */
 export interface LoanVersion {
-  validFrom: IsoDate;
+  validFrom: CalendarDate;
   terms: LoanTerms;
 }
 
@@ -65,7 +65,7 @@ export function loanTermsOf(wallet: LoanColumns): LoanTerms | null {
 export type WalletNow = Pick<ValuedWallet, 'type' | 'balance' | 'manualValuation' | 'currentValue' | 'loan'>;
 
 /** Today's value of a wallet. */
-export function valueToday(wallet: WalletNow, today: IsoDate): number {
+export function valueToday(wallet: WalletNow, today: CalendarDate): number {
   if (wallet.manualValuation) return wallet.currentValue ?? 0;
   if (wallet.loan) return -outstandingPrincipal(wallet.loan, today);
   return wallet.balance;
@@ -95,7 +95,7 @@ function totalsOf(values: number[]): Totals {
 }
 
 /** Net worth now: totals and the value per wallet type (types the member holds, in the contract's order). */
-export function netWorthNow(wallets: WalletNow[], today: IsoDate, typeOrder: readonly WalletType[]): NetWorth {
+export function netWorthNow(wallets: WalletNow[], today: CalendarDate, typeOrder: readonly WalletType[]): NetWorth {
   const values = wallets.map((wallet) => valueToday(wallet, today));
   const byType = new Map<WalletType, number>();
   wallets.forEach((wallet, index) => {

@@ -19,7 +19,7 @@ import {
   walletValueHistory,
 } from '@nestegg/db';
 import type { Clock } from '@nestegg/domain';
-import { dateIn, type IsoDate, trailingPeriods } from '@nestegg/domain';
+import { type CalendarDate, dateIn, trailingPeriods } from '@nestegg/domain';
 import { and, asc, desc, eq, lte, sql } from 'drizzle-orm';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../../lib/errors.js';
 import { lockWalletSet } from '../../../lib/locks.js';
@@ -88,7 +88,7 @@ function storedFields(input: UpdateWalletRequest, accountNumbers: AccountNumberC
 }
 
 /** Records the day's manual value (one row per wallet and day: the day's last value wins). */
-async function recordValue(tx: DbOrTx, memberId: number, row: WalletRow, day: IsoDate): Promise<void> {
+async function recordValue(tx: DbOrTx, memberId: number, row: WalletRow, day: CalendarDate): Promise<void> {
   const value = row.currentValue ?? 0;
   await tx
     .insert(walletValueHistory)
@@ -104,7 +104,7 @@ async function recordValue(tx: DbOrTx, memberId: number, row: WalletRow, day: Is
  * LOAN wallet whose terms are complete. The net-worth trend values each past day by the terms of then. A credit
  * line's terms (MINUS) are not recorded: they do not value it, and the history reads as a loan's (L33).
  */
-async function recordLoanTerms(tx: DbOrTx, memberId: number, row: WalletRow, day: IsoDate): Promise<void> {
+async function recordLoanTerms(tx: DbOrTx, memberId: number, row: WalletRow, day: CalendarDate): Promise<void> {
   if (!loanTermsOf(row)) return;
   const terms = {
     loanAmount: row.loanAmount!,
@@ -259,7 +259,7 @@ export class WalletsService {
     return reencryptAccountNumbers(this.deps.db, this.deps.accountNumbers, options);
   }
 
-  private today(): IsoDate {
+  private today(): CalendarDate {
     return dateIn(this.deps.timeZone, this.deps.clock.now());
   }
 
@@ -323,7 +323,7 @@ function valueSlots(rows: { accountId: number; bucket: number; value: number }[]
 }
 
 /** A `wallet_loan_history` row as the trend reads it: `[validFrom, amount, rate, method, months, start]`. */
-type LoanVersionTuple = [IsoDate, number, string | null, LoanMethod, number, IsoDate];
+type LoanVersionTuple = [CalendarDate, number, string | null, LoanMethod, number, CalendarDate];
 
 function loanVersionsOf(tuples: LoanVersionTuple[] | null): LoanVersion[] {
   return (tuples ?? []).map(([validFrom, amount, annualRatePercent, method, months, start]) => ({
