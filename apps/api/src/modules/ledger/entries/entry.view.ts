@@ -31,6 +31,7 @@ export const entryWithTagsColumns = {
   installmentMonths: accountEntry.installmentMonths,
   pending: accountEntry.pending,
   notifKey: accountEntry.notifKey,
+  importKey: accountEntry.importKey,
   recurringId: accountEntry.recurringId,
   occurrenceDate: accountEntry.occurrenceDate,
   createdAt: accountEntry.createdAt,
