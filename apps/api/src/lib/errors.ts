@@ -14,18 +14,35 @@ export interface FieldIssue {
   message: string;
 }
 
-/** A problem with its code; the status is the one the contract gives the code (`problemCodeStatus`), never restated. */
+/** What a problem carries besides its code and detail. */
+export interface AppErrorOptions {
+  errors?: FieldIssue[];
+  /** How long the client should wait before trying again: the one source of `Retry-After`. */
+  retryAfterSeconds?: number;
+}
+
+/** `Retry-After` counts whole seconds, and a wait of 0 would invite an immediate retry. */
+const wholeSecondsToWait = (seconds: number): number => Math.max(1, Math.ceil(seconds));
+
+/**
+ * A problem with its code; the status is the one the contract gives the code (`problemCodeStatus`), never restated.
+ * The error handler is what turns it into an answer, `Retry-After` included (decision C50).
+ */
 export class AppError extends Error {
   readonly status: number;
+  readonly errors: FieldIssue[] | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly code: ProblemCode,
     message: string,
-    readonly extra: { errors?: FieldIssue[]; headers?: Record<string, string> } = {},
+    { errors, retryAfterSeconds }: AppErrorOptions = {},
   ) {
     super(message);
     this.name = new.target.name;
     this.status = problemCodeStatus[code];
+    this.errors = errors;
+    this.retryAfterSeconds = retryAfterSeconds === undefined ? undefined : wholeSecondsToWait(retryAfterSeconds);
   }
 }
 
@@ -73,11 +90,8 @@ export class ConflictError extends AppError {
 
 export class RateLimitedError extends AppError {
   constructor(retryAfterSeconds: number) {
-    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    // The widespread X-RateLimit-* pair on every 429 (decision O5); @fastify/rate-limit adds the limit itself.
-    super('RATE_LIMITED', `Too many attempts. Try again in ${seconds} seconds.`, {
-      headers: { 'retry-after': String(seconds), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(seconds) },
-    });
+    const seconds = wholeSecondsToWait(retryAfterSeconds);
+    super('RATE_LIMITED', `Too many attempts. Try again in ${seconds} seconds.`, { retryAfterSeconds: seconds });
   }
 }
 
@@ -87,7 +101,7 @@ export class ServiceUnavailableError extends AppError {
     message = 'The service is not available right now.',
     retryAfterSeconds?: number,
   ) {
-    super(code, message, retryAfterSeconds ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {});
+    super(code, message, { retryAfterSeconds });
   }
 }
 
@@ -98,7 +112,7 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 export class DatabaseUnavailableError extends AppError {
   constructor() {
     super('DATABASE_UNAVAILABLE', 'The database is not available right now. Try again in a few seconds.', {
-      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+      retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
     });
   }
 }
@@ -106,8 +120,6 @@ export class DatabaseUnavailableError extends AppError {
 /** What an overloaded instance answers: 503 OVERLOADED, retry shortly (another instance may take it). */
 export class OverloadedError extends AppError {
   constructor(retryAfterSeconds = 5) {
-    super('OVERLOADED', 'The service is overloaded right now. Try again in a few seconds.', {
-      headers: { 'retry-after': String(retryAfterSeconds) },
-    });
+    super('OVERLOADED', 'The service is overloaded right now. Try again in a few seconds.', { retryAfterSeconds });
   }
 }

@@ -37,9 +37,7 @@ class IdempotencyKeyReusedError extends AppError {
 
 class IdempotencyKeyInUseError extends AppError {
   constructor() {
-    super('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running.', {
-      headers: { 'retry-after': '1' },
-    });
+    super('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running.', { retryAfterSeconds: 1 });
   }
 }
 

@@ -1,33 +1,50 @@
 import type { Socket } from 'node:net';
-import type { ProblemCode } from '@nestegg/contract';
+import { type ProblemCode, problemCodeStatus } from '@nestegg/contract';
 import { isDatabaseUnavailable } from '@nestegg/db';
 import type { AppRoute } from '@ts-rest/core';
 import { RequestValidationError } from '@ts-rest/fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodError } from 'zod';
-import { AppError, DatabaseUnavailableError, type FieldIssue } from '../lib/errors.js';
+import {
+  AppError,
+  type AppErrorOptions,
+  DatabaseUnavailableError,
+  type FieldIssue,
+  ValidationFailedError,
+} from '../lib/errors.js';
 import { fieldIssues } from '../lib/field-issues.js';
 import { AmountOutOfRangeError, isAmountOutOfRange, isDataException } from '../lib/pg-error.js';
 import { baselineSecurityHeaders } from '../lib/security-headers.js';
 
+/** A status some problem code is sent with: each has a title. */
+type ProblemStatus = (typeof problemCodeStatus)[ProblemCode];
+
 interface Problem {
   type: string;
   title: string;
-  status: number;
+  status: ProblemStatus;
   code: ProblemCode;
-  detail?: string;
+  detail: string;
   instance?: string;
   errors?: FieldIssue[];
 }
 
-const titles: Record<number, string> = {
+/**
+ * What a problem answer says. Its status and title follow from the code (`problemCodeStatus`), and its
+ * `Retry-After` from `retryAfterSeconds`: every problem answer is written from one of these (decision C50).
+ */
+export interface ProblemAnswer extends AppErrorOptions {
+  code: ProblemCode;
+  detail: string;
+}
+
+const titles: Record<ProblemStatus, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
-  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
@@ -38,9 +55,13 @@ const titles: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-const INTERNAL_DETAIL = 'Something went wrong on our side. The error has been logged.';
+const INTERNAL_ERROR: ProblemAnswer = {
+  code: 'INTERNAL_ERROR',
+  detail: 'Something went wrong on our side. The error has been logged.',
+};
 
-const codesByStatus: Record<number, ProblemCode> = {
+/** The codes of the statuses Fastify and its plugins give their own client errors. */
+const clientErrorCodes: Partial<Record<number, ProblemCode>> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHENTICATED',
   403: 'FORBIDDEN',
@@ -50,19 +71,18 @@ const codesByStatus: Record<number, ProblemCode> = {
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMITED',
-  503: 'SERVICE_UNAVAILABLE',
 };
 
-function problemBody(
-  status: number,
-  code: ProblemCode,
-  detail: string,
-  instance?: string,
-  errors?: FieldIssue[],
-): Problem {
+/** A client error of a status no code has (412, 416 from the docs page's files) is a 400 `BAD_REQUEST` (C50). */
+const clientErrorCode = (status: number): ProblemCode => clientErrorCodes[status] ?? 'BAD_REQUEST';
+
+const pathOf = (request: FastifyRequest): string => request.url.split('?')[0] ?? '';
+
+function problemBody({ code, detail, errors }: ProblemAnswer, instance?: string): Problem {
+  const status = problemCodeStatus[code];
   return {
     type: 'about:blank',
-    title: titles[status] ?? 'Error',
+    title: titles[status],
     status,
     code,
     detail,
@@ -70,6 +90,25 @@ function problemBody(
     ...(errors ? { errors } : {}),
   };
 }
+
+/**
+ * The headers a problem carries: `Retry-After` when the client should wait, written here and nowhere else, and on
+ * a rate limit the X-RateLimit pair beside it (decision O5; @fastify/rate-limit adds the limit itself).
+ */
+function problemHeaders({ code, retryAfterSeconds }: ProblemAnswer): Record<string, string> {
+  if (retryAfterSeconds === undefined) return {};
+  const seconds = String(retryAfterSeconds);
+  const rateLimit: Record<string, string> =
+    code === 'RATE_LIMITED' ? { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': seconds } : {};
+  return { 'retry-after': seconds, ...rateLimit };
+}
+
+const answerOf = (error: AppError): ProblemAnswer => ({
+  code: error.code,
+  detail: error.message,
+  errors: error.errors,
+  retryAfterSeconds: error.retryAfterSeconds,
+});
 
 /** For answers to requests that failed before the edge hook ran (a URL the router refused, say). */
 function setEdgeHeaders(request: FastifyRequest, reply: FastifyReply): void {
@@ -79,20 +118,21 @@ function setEdgeHeaders(request: FastifyRequest, reply: FastifyReply): void {
   if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
 }
 
-export function sendProblem(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  problem: Omit<Problem, 'type' | 'title' | 'instance'>,
-): FastifyReply {
-  const body = problemBody(
-    problem.status,
-    problem.code,
-    problem.detail ?? '',
-    request.url.split('?')[0],
-    problem.errors,
-  );
+/** Sets the reply's status, type and headers for `answer` and returns its body: the one way a problem is answered. */
+function prepareProblem(request: FastifyRequest, reply: FastifyReply, answer: ProblemAnswer): string {
+  const body = problemBody(answer, pathOf(request));
+  reply.headers(problemHeaders(answer));
   setEdgeHeaders(request, reply);
-  return reply.status(problem.status).type('application/problem+json').send(JSON.stringify(body));
+  reply.code(body.status).type('application/problem+json');
+  return JSON.stringify(body);
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, answer: ProblemAnswer): FastifyReply {
+  return reply.send(prepareProblem(request, reply, answer));
+}
+
+function sendAppError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  return sendProblem(request, reply, answerOf(error));
 }
 
 const zodIssues = (part: string, error: ZodError | null): FieldIssue[] =>
@@ -140,38 +180,20 @@ export function loggableError(error: unknown): unknown {
 
 function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): boolean {
   if (error.code === 'FST_ERR_BAD_URL') {
-    sendProblem(request, reply, {
-      status: 400,
-      code: 'BAD_REQUEST',
-      detail: 'The URL is not valid percent-encoded text.',
-    });
+    sendProblem(request, reply, { code: 'BAD_REQUEST', detail: 'The URL is not valid percent-encoded text.' });
     return true;
   }
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     const route = (request.routeOptions.config as { tsRestRoute?: AppRoute } | undefined)?.tsRestRoute;
     const expected = (route && 'contentType' in route ? route.contentType : undefined) ?? 'application/json';
-    sendProblem(request, reply, {
-      status: 415,
-      code: 'UNSUPPORTED_MEDIA_TYPE',
-      detail: `Send the body as ${expected}.`,
-    });
+    sendProblem(request, reply, { code: 'UNSUPPORTED_MEDIA_TYPE', detail: `Send the body as ${expected}.` });
     return true;
   }
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    sendProblem(request, reply, { status: 404, code: 'NOT_FOUND', detail: 'No resource has such an identifier.' });
+    sendProblem(request, reply, { code: 'NOT_FOUND', detail: 'No resource has such an identifier.' });
     return true;
   }
   return false;
-}
-
-function sendAppError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
-  return sendProblem(request, reply, {
-    status: error.status,
-    code: error.code,
-    detail: error.message,
-    ...(error.extra.errors ? { errors: error.extra.errors } : {}),
-  });
 }
 
 /**
@@ -201,26 +223,17 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
     return sendAppError(request, reply, new DatabaseUnavailableError());
   }
   if (error instanceof RequestValidationError) {
-    return sendProblem(request, reply, {
-      status: 400,
-      code: 'VALIDATION_FAILED',
-      detail: 'The request is not valid.',
-      errors: validationIssues(error),
-    });
+    return sendAppError(request, reply, new ValidationFailedError(validationIssues(error)));
   }
   if (isMalformedJson(error)) {
-    return sendProblem(request, reply, { status: 400, code: 'MALFORMED_JSON', detail: 'The body is not valid JSON.' });
+    return sendProblem(request, reply, { code: 'MALFORMED_JSON', detail: 'The body is not valid JSON.' });
   }
   if (handleFrameworkError(error, request, reply)) return reply;
   if (isClientError(error)) {
-    const status = error.statusCode as number;
-    return sendProblem(request, reply, { status, code: codesByStatus[status] ?? 'BAD_REQUEST', detail: error.message });
+    return sendProblem(request, reply, { code: clientErrorCode(error.statusCode as number), detail: error.message });
   }
   // A write that would take the member's amounts past what a JSON number holds (decision FI2), from any route.
-  if (isAmountOutOfRange(error)) {
-    const refused = new AmountOutOfRangeError();
-    return sendProblem(request, reply, { status: refused.status, code: refused.code, detail: refused.message });
-  }
+  if (isAmountOutOfRange(error)) return sendAppError(request, reply, new AmountOutOfRangeError());
   // A value PostgreSQL cannot store (NUL in text, an out-of-range number) that validation let through:
   // still the client's input, so a 400; logged so the validation gets fixed.
   if (isDataException(error)) {
@@ -229,7 +242,6 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
       'value refused by the database',
     );
     return sendProblem(request, reply, {
-      status: 400,
       code: 'VALIDATION_FAILED',
       detail: 'A value in the request cannot be stored.',
     });
@@ -238,7 +250,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
     { err: loggableError(error), method: request.method, path: request.url },
     `unhandled error on ${request.method} ${request.url}`,
   );
-  return sendProblem(request, reply, { status: 500, code: 'INTERNAL_ERROR', detail: INTERNAL_DETAIL });
+  return sendProblem(request, reply, INTERNAL_ERROR);
 }
 
 /**
@@ -250,18 +262,15 @@ export function handleClientError(error: NodeJS.ErrnoException, socket: Socket):
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify(
-    problemBody(
-      status,
-      tooLarge ? 'REQUEST_HEADERS_TOO_LARGE' : 'BAD_REQUEST',
-      tooLarge ? 'The request line or headers are too large.' : 'The request is not valid HTTP.',
-    ),
+  const problem = problemBody(
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? { code: 'REQUEST_HEADERS_TOO_LARGE', detail: 'The request line or headers are too large.' }
+      : { code: 'BAD_REQUEST', detail: 'The request is not valid HTTP.' },
   );
+  const body = JSON.stringify(problem);
   socket.end(
     [
-      `HTTP/1.1 ${status} ${titles[status]}`,
+      `HTTP/1.1 ${problem.status} ${problem.title}`,
       'content-type: application/problem+json',
       `content-length: ${Buffer.byteLength(body)}`,
       ...Object.entries(baselineSecurityHeaders).map(([name, value]) => `${name}: ${value}`),
@@ -273,13 +282,9 @@ export function handleClientError(error: NodeJS.ErrnoException, socket: Socket):
 }
 
 /** The problem for an error raised after the answer was chosen (an onSend hook): typed, 503 for the database, else 500. */
-function lateProblem(error: unknown): { problem: Problem; headers: Record<string, string> } {
+function lateProblem(error: unknown): ProblemAnswer {
   const typed = appErrorOf(error);
-  const status = typed?.status ?? 500;
-  return {
-    problem: problemBody(status, typed?.code ?? 'INTERNAL_ERROR', typed?.message ?? INTERNAL_DETAIL),
-    headers: typed?.extra.headers ?? {},
-  };
+  return typed ? answerOf(typed) : INTERNAL_ERROR;
 }
 
 /**
@@ -294,11 +299,7 @@ export function problemInsteadOf(error: unknown, request: FastifyRequest, reply:
     { err: loggableError(error), method: request.method, path: request.url },
     `${request.method} ${request.url}: failed while answering`,
   );
-  const { problem, headers } = lateProblem(error);
-  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-  setEdgeHeaders(request, reply);
-  reply.code(problem.status).type('application/problem+json');
-  return JSON.stringify({ ...problem, instance: request.url.split('?')[0] });
+  return prepareProblem(request, reply, lateProblem(error));
 }
 
 const escapedErrors = new WeakMap<FastifyRequest, unknown>();
@@ -344,18 +345,18 @@ function guardedPayload(request: FastifyRequest, reply: FastifyReply, payload: u
   if (!isFrameworkErrorBody(payload)) return payload;
   const error = escapedErrors.get(request) ?? new Error('an error escaped the error handler');
   escapedErrors.delete(request);
-  const status = reply.statusCode;
-  let problem: string;
-  if (!appErrorOf(error) && status < 500) {
-    reply.type('application/problem+json');
-    problem = JSON.stringify(
-      problemBody(status, codesByStatus[status] ?? 'BAD_REQUEST', titles[status] ?? 'Error', request.url.split('?')[0]),
-    );
-  } else {
-    problem = problemInsteadOf(error, request, reply);
-  }
+  const problem =
+    !appErrorOf(error) && reply.statusCode < 500
+      ? prepareProblem(request, reply, frameworkClientError(reply.statusCode))
+      : problemInsteadOf(error, request, reply);
   sendProblemIfFailingAgain(reply, problem);
   return problem;
+}
+
+/** A client error Fastify answered itself: the code of its status, the status's title as the detail. */
+function frameworkClientError(status: number): ProblemAnswer {
+  const code = clientErrorCode(status);
+  return { code, detail: titles[problemCodeStatus[code]] };
 }
 
 /**

@@ -114,11 +114,7 @@ export default fp(
       const { status, checks, degraded, failed } = await app.readiness.check();
       if (status === 'ready') return { status, checks };
       if (status === 'degraded') return { status, degraded, checks };
-      return sendProblem(request, reply, {
-        status: 503,
-        code: 'NOT_READY',
-        detail: `Not ready: ${failed.join(', ')}.`,
-      });
+      return sendProblem(request, reply, { code: 'NOT_READY', detail: `Not ready: ${failed.join(', ')}.` });
     });
   },
   { name: 'health', dependencies: ['infrastructure'] },

@@ -54,6 +54,13 @@ export default fp(
       global: false,
       ...(app.redis ? { store: namedRedisStore(app.redis, 'rate-limit:') } : {}),
       skipOnError: true,
+      // On a 429 the error handler writes Retry-After and the X-RateLimit pair from the error (decision C50).
+      addHeaders: {
+        'x-ratelimit-limit': true,
+        'x-ratelimit-remaining': false,
+        'x-ratelimit-reset': false,
+        'retry-after': false,
+      },
       errorResponseBuilder: (_request, context) => new RateLimitedError(context.ttl / 1000),
     });
   },

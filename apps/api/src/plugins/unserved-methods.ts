@@ -27,7 +27,6 @@ function unservedMethod(request: FastifyRequest, allowedMethods: AllowedMethods)
 function sendMethodNotAllowed(request: FastifyRequest, reply: FastifyReply, allow: string[]): FastifyReply {
   reply.header('allow', allow.join(', '));
   return sendProblem(request, reply, {
-    status: 405,
     code: 'METHOD_NOT_ALLOWED',
     detail: `${request.method} is not served on this path; see Allow.`,
   });
@@ -35,7 +34,7 @@ function sendMethodNotAllowed(request: FastifyRequest, reply: FastifyReply, allo
 
 function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const detail = `No route ${request.method} ${pathOf(request)}.`;
-  return sendProblem(request, reply, { status: 404, code: 'NOT_FOUND', detail });
+  return sendProblem(request, reply, { code: 'NOT_FOUND', detail });
 }
 
 /**

@@ -26,9 +26,11 @@ export function problemFor(error: unknown): unknown {
   if (error instanceof StoreNotConfiguredError)
     return new ServiceUnavailableError('STORE_NOT_CONFIGURED', error.message);
   if (error instanceof StoreUnavailableError) {
-    return new AppError('STORE_UNAVAILABLE', 'The app store cannot be reached right now. Try again later.', {
-      headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) },
-    });
+    return new ServiceUnavailableError(
+      'STORE_UNAVAILABLE',
+      'The app store cannot be reached right now. Try again later.',
+      STORE_RETRY_AFTER_SECONDS,
+    );
   }
   return error;
 }

@@ -27,9 +27,8 @@ export interface StoredBoardImage {
 /** The member's uploads of the last 24 hours are used up: 429 with `Retry-After` until the oldest leaves. */
 export class ImageQuotaExceededError extends AppError {
   constructor(retryAfterSeconds: number) {
-    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
     super('IMAGE_QUOTA_EXCEEDED', 'You have uploaded as many images as a day allows. Try again later.', {
-      headers: { 'retry-after': String(seconds) },
+      retryAfterSeconds,
     });
   }
 }

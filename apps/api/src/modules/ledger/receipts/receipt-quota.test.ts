@@ -1,7 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { type AttemptStore, MemoryAttemptStore } from '../../../lib/attempt-store.js';
-import type { AppError } from '../../../lib/errors.js';
 import { ReceiptQuota, secondsUntilNextDay } from './receipt-quota.js';
 
 const logger = pino({ level: 'silent' });
@@ -17,8 +16,7 @@ describe('receipt quota', () => {
     await second.release();
     await quota.reserve(1);
     const refused = await quota.reserve(1).catch((error: unknown) => error);
-    expect(refused).toMatchObject({ status: 429, code: 'RECEIPT_QUOTA_EXCEEDED' });
-    expect((refused as AppError).extra.headers).toEqual({ 'retry-after': '60' });
+    expect(refused).toMatchObject({ status: 429, code: 'RECEIPT_QUOTA_EXCEEDED', retryAfterSeconds: 60 });
     await quota.reserve(2);
     clock.at = new Date('2026-05-01T15:00:00Z'); // midnight in Seoul: a new day
     await quota.reserve(1);

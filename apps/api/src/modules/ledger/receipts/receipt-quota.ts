@@ -18,9 +18,8 @@ export interface ReceiptQuotaDeps {
 /** The day's recognitions are used: 429 with `Retry-After` until the next day starts. */
 export class ReceiptQuotaExceededError extends AppError {
   constructor(retryAfterSeconds: number) {
-    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
     super('RECEIPT_QUOTA_EXCEEDED', "You have used today's receipt recognitions. Try again tomorrow.", {
-      headers: { 'retry-after': String(seconds) },
+      retryAfterSeconds,
     });
   }
 }

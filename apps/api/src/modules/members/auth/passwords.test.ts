@@ -61,11 +61,11 @@ describe('the password-hash queue', () => {
     for (const shed of [waiting, refused]) {
       expect(shed).toMatchObject({ status: 'rejected', reason: expect.any(PasswordQueueFullError) });
       const error = (shed as PromiseRejectedResult).reason as PasswordQueueFullError;
-      expect([error.status, error.code, error.message, error.extra.headers]).toEqual([
+      expect([error.status, error.code, error.message, error.retryAfterSeconds]).toEqual([
         503,
         'OVERLOADED',
         PASSWORD_QUEUE_FULL,
-        { 'retry-after': '5' },
+        5,
       ]);
     }
   });
