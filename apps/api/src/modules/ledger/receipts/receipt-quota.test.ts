@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { type AttemptStore, MemoryAttemptStore } from '../../../lib/attempt-store.js';
-import { ReceiptQuota, secondsUntilNextDay } from './receipt-quota.js';
+import { secondsUntilNextDay } from '../../../lib/daily-quota.js';
+import { ReceiptQuota } from './receipt-quota.js';
 
 const logger = pino({ level: 'silent' });
 const at = (iso: string) => ({ now: () => new Date(iso) });
