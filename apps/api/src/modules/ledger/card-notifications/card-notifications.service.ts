@@ -17,10 +17,17 @@ import { NotFoundError } from '../../../lib/errors.js';
 import { shareMemberCategories } from '../../../lib/locks.js';
 import type { PendingEntries } from '../entries/index.js';
 import type { ExchangeRatesService } from '../exchange-rates/index.js';
-import { INSTALMENT_WALLET_TYPE, memberWalletsOfTypes, withConstraintErrors } from '../kernel/index.js';
+import {
+  convertedAmount,
+  INSTALMENT_WALLET_TYPE,
+  LOCAL_CURRENCY,
+  learnedCategory,
+  memberWalletsOfTypes,
+  storableOriginalAmount,
+  storedRate,
+  withConstraintErrors,
+} from '../kernel/index.js';
 import type { AccountNumberCipher } from '../wallets/index.js';
-import { learnedCategory } from './category-learning.js';
-import { convertedAmount, LOCAL_CURRENCY, storableOriginalAmount, storedRate } from './local-amount.js';
 import { type NotificationKeys, notificationKeys } from './notification-key.js';
 import { type ParsedCardNotification, type ParsedCardTransaction, parseCardNotification } from './parser.js';
 import {

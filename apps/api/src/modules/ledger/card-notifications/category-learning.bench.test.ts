@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { test } from '../../../test/fixtures.js';
-import { learnedCategory, learningQuery } from './category-learning.js';
+import { learnedCategory, learningQuery } from '../kernel/category-learning.js';
 
 const ENTRIES = 200_000;
 const RUNS = 30;
