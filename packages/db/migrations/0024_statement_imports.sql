@@ -37,6 +37,8 @@ CREATE TABLE "statement_import_row" (
 	"import_id" integer NOT NULL,
 	"row_index" integer NOT NULL,
 	"line" jsonb NOT NULL,
+	"amount" bigint,
+	"exchange_rate" text,
 	"outcome" "statement_row_outcome" NOT NULL,
 	"import_key" text,
 	"entry_id" integer,
@@ -44,6 +46,7 @@ CREATE TABLE "statement_import_row" (
 	"reason" text,
 	"category" text,
 	"candidates" integer[],
+	"was_pending" boolean,
 	CONSTRAINT "statement_import_row_pk" PRIMARY KEY("member_id","import_id","row_index")
 );
 --> statement-breakpoint
@@ -54,4 +57,5 @@ ALTER TABLE "statement_import_row" ADD CONSTRAINT "statement_import_row_import_f
 CREATE INDEX "statement_import_member_created_idx" ON "statement_import" USING btree ("member_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "statement_import_member_hash_idx" ON "statement_import" USING btree ("member_id","file_hash");--> statement-breakpoint
 CREATE INDEX "statement_import_row_outcome_idx" ON "statement_import_row" USING btree ("member_id","import_id","outcome","row_index");--> statement-breakpoint
+CREATE INDEX "statement_import_row_member_cancellation_key_idx" ON "statement_import_row" USING btree ("member_id","import_key") WHERE "statement_import_row"."outcome" = 'CANCELLATION';--> statement-breakpoint
 ALTER TABLE "account_entry" ADD CONSTRAINT "account_entry_member_import_key_uq" UNIQUE("member_id","import_key");

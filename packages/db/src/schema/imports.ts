@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
+  boolean,
   check,
   foreignKey,
   index,
@@ -76,6 +78,10 @@ export const statementImportRow = pgTable(
     importId: integer('import_id').notNull(),
     rowIndex: integer('row_index').notNull(),
     line: jsonb('line').notNull(),
+    /** Whole local units: the file's amount, or a foreign amount at the statement's or the day's rate. */
+    amount: bigint('amount', { mode: 'number' }),
+    /** The rate of a foreign row (10 fractional digits), exact as text. */
+    exchangeRate: text('exchange_rate'),
     outcome: statementRowOutcome('outcome').notNull(),
     importKey: text('import_key'),
     entryId: integer('entry_id'),
@@ -85,6 +91,8 @@ export const statementImportRow = pgTable(
     category: text('category'),
     /** Other entries the row could match (shown, never merged silently). */
     candidates: integer('candidates').array(),
+    /** A MATCHED row's entry was pending before the commit confirmed it (an undo makes it pending again). */
+    wasPending: boolean('was_pending'),
   },
   (t) => [
     primaryKey({ name: 'statement_import_row_pk', columns: [t.memberId, t.importId, t.rowIndex] }),
@@ -94,6 +102,10 @@ export const statementImportRow = pgTable(
       foreignColumns: [statementImport.memberId, statementImport.id],
     }).onDelete('cascade'),
     index('statement_import_row_outcome_idx').on(t.memberId, t.importId, t.outcome, t.rowIndex),
+    // Cancellations an import applied, by key: the same cancellation in a later file is a duplicate.
+    index('statement_import_row_member_cancellation_key_idx')
+      .on(t.memberId, t.importKey)
+      .where(sql`${t.outcome} = 'CANCELLATION'`),
   ],
 );
 
