@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AppError, BadRequestError, OverloadedError, ValidationFailedError } from '../../../lib/errors.js';
+import { workerScript } from '../../../lib/worker-script.js';
 import { PayloadTooLargeError } from '../../../plugins/multipart.js';
 import type { EntriesPlanned, HeadPlan, PlanIssue } from './restore-plan.js';
 import type { RefusalCode, RestoreMessage, RestoreRequest } from './restore-worker.js';
@@ -11,18 +10,6 @@ export interface RestoreParserOptions {
   maxQueued: number;
   /** Heap of the worker: a backup whose objects do not fit is refused (413), the api keeps running. */
   maxHeapMb: number;
-}
-
-/** Run from TypeScript sources (tests, `pnpm dev`): the worker needs the same loader and conditions. */
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-
-function workerScript(): { url: URL; execArgv: string[] } {
-  if (!FROM_SOURCE) return { url: new URL('./restore-worker.js', import.meta.url), execArgv: [] };
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return {
-    url: new URL('./restore-worker.ts', import.meta.url),
-    execArgv: ['--import', tsx, '--conditions=@nestegg/source'],
-  };
 }
 
 /** The problem a refused backup answers. */
@@ -138,7 +125,7 @@ export class RestoreParser {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const { url, execArgv } = workerScript();
+    const { url, execArgv } = workerScript(import.meta.url, 'restore-worker');
     const worker = new Worker(url, { execArgv, resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb } });
     worker.unref();
     worker.on('message', (message: RestoreMessage) => this.receive(message));
