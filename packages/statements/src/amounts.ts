@@ -72,18 +72,20 @@ export function parseAmount(cell: string, decimalComma = false): Amount | null {
     negative = true;
     text = text.slice(1, -1).trim();
   }
-  for (const [re, code] of SUFFIX_SYMBOLS) {
-    if (strip(re)) {
-      currency ??= code;
-      break;
+  for (let pass = 0; pass < 2; pass++) {
+    if (strip(/-$/)) negative = true;
+    for (const [re, code] of SUFFIX_SYMBOLS) {
+      if (strip(re)) {
+        currency ??= code;
+        break;
+      }
+    }
+    const after = CODE_AFTER.exec(text);
+    if (after) {
+      currency ??= after[1]!.toUpperCase();
+      strip(CODE_AFTER);
     }
   }
-  const after = CODE_AFTER.exec(text);
-  if (after) {
-    currency ??= after[1]!.toUpperCase();
-    strip(CODE_AFTER);
-  }
-  if (strip(/-$/)) negative = true;
   if (/^\(.*\)$/.test(text)) {
     negative = true;
     text = text.slice(1, -1).trim();
