@@ -1,5 +1,5 @@
 import { parseAmount, usesDecimalComma } from './amounts.js';
-import { type Field, namedColumns } from './columns.js';
+import { type Field, headerKey, namedColumns } from './columns.js';
 import { dateShape, inferDateOrder } from './dates.js';
 import type { ColumnMapping, MappingProposal, SignConvention, StatementTable } from './types.js';
 
@@ -51,7 +51,7 @@ function headerMapping(table: StatementTable): ColumnMapping {
     withdrawal = null;
     deposit = null;
   } else if (withdrawal === null && deposit === null) {
-    amount = bestColumn(table, taken, (cell) => parseAmount(cell) !== null);
+    amount = bestColumn(table, taken, (cell) => parseAmount(cell) !== null || parseAmount(cell, true) !== null);
     if (amount !== null) taken.add(amount);
   }
   let description = column('description');
@@ -64,6 +64,12 @@ function headerMapping(table: StatementTable): ColumnMapping {
   }
   const time = column('time');
   const balance = column('balance');
+  // A bank's 적요 next to a 내용 column says what kind of movement a row is (체크카드, 급여, 출금취소): read as status.
+  let status = column('status');
+  if (status === null) {
+    const summaryColumn = table.header.findIndex((h) => headerKey(h) === '적요');
+    if (summaryColumn >= 0 && summaryColumn !== description) status = summaryColumn;
+  }
   return {
     date: date ?? 0,
     time: time === date ? null : time,
@@ -78,7 +84,7 @@ function headerMapping(table: StatementTable): ColumnMapping {
     foreignAmount: column('foreignAmount'),
     card: column('card'),
     balance,
-    status: column('status'),
+    status,
   };
 }
 
