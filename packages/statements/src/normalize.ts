@@ -40,6 +40,7 @@ export function normalizeRows(
     foreign: usesDecimalComma(column(mapping.foreignAmount)),
   };
   const headerKeys = table.header.map(headerKey);
+  const repeatedHeaderCells = Math.max(2, Math.ceil(headerKeys.filter((k) => k !== '').length / 2));
   const anchor = table.period?.to ?? options.referenceDate ?? null;
   const defaultCurrency = options.defaultCurrency.trim().toUpperCase() || LOCAL_CURRENCY;
   const cardOfx = table.format === 'OFX' && table.accountType === 'CARD';
@@ -71,11 +72,6 @@ export function normalizeRows(
 
     const filled = row.map((c) => c.trim()).filter((c) => c !== '');
     if (filled.length === 0) return skip('a blank row');
-    const keys = row.map(headerKey);
-    const sameAsHeader = keys.filter((k, i) => k !== '' && k === headerKeys[i]).length;
-    if (sameAsHeader >= Math.max(2, Math.ceil(headerKeys.filter((k) => k !== '').length / 2))) {
-      return skip('a repeated header row');
-    }
 
     line.description = collapse(cell(mapping.description)) || null;
     line.transactionId = cell(mapping.transactionId) || null;
@@ -88,6 +84,9 @@ export function normalizeRows(
     const dateCell = cell(mapping.date);
     const shape = dateShape(dateCell);
     if (!shape) {
+      // (A repeated header has no date in the date column, so only such rows are compared with the header.)
+      const sameAsHeader = row.filter((c, i) => headerKeys[i] !== '' && headerKey(c) === headerKeys[i]).length;
+      if (sameAsHeader >= repeatedHeaderCells) return skip('a repeated header row');
       const summary = filled.find((c) => SUMMARY.test(headerKey(c)));
       if (summary) return skip(`a total or summary row ("${short(summary)}")`);
       if (filled.length === 1) return skip(`a note or section title, not a transaction ("${short(filled[0]!)}")`);
