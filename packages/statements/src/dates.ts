@@ -200,9 +200,19 @@ export function inferDateOrder(cells: readonly string[]): { dateOrder: DateOrder
     if (kept.length > 0) left = kept;
   };
   if (left.length > 1) narrow((r) => sorted(r.days));
-  if (left.length > 1) narrow((r) => Math.max(...r.days) - Math.min(...r.days) <= PLAUSIBLE_SPAN_DAYS);
+  if (left.length > 1) narrow((r) => span(r.days) <= PLAUSIBLE_SPAN_DAYS);
   if (left.length === 1) return { dateOrder: left[0]!.order, candidates: [left[0]!.order] };
   return { dateOrder: null, candidates: left.map((r) => r.order) };
+}
+
+function span(days: readonly number[]): number {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const d of days) {
+    if (d < min) min = d;
+    if (d > max) max = d;
+  }
+  return max - min;
 }
 
 function sorted(days: readonly number[]): boolean {

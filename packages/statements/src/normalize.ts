@@ -42,7 +42,8 @@ export function normalizeRows(
   const headerKeys = table.header.map(headerKey);
   const repeatedHeaderCells = Math.max(2, Math.ceil(headerKeys.filter((k) => k !== '').length / 2));
   const anchor = table.period?.to ?? options.referenceDate ?? null;
-  const defaultCurrency = options.defaultCurrency.trim().toUpperCase() || LOCAL_CURRENCY;
+  // An OFX file names its currency (CURDEF): that, not the caller's default, is the currency of its amounts.
+  const defaultCurrency = (table.currency ?? options.defaultCurrency).trim().toUpperCase() || LOCAL_CURRENCY;
   const cardOfx = table.format === 'OFX' && table.accountType === 'CARD';
 
   return table.rows.map((row, index) => {

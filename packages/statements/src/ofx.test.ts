@@ -41,7 +41,8 @@ const XML = `<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 describe('readStatement: OFX', () => {
   it('reads OFX 1.x SGML (unclosed leaves, Windows-1252 declared) in its own currency', async () => {
     const bytes = Uint8Array.from(SGML, (c) => c.charCodeAt(0));
-    const { table, proposal, lines } = await pipeline(bytes, 'statement.qfx', { defaultCurrency: 'USD' });
+    // The caller's default (KRW) gives way to the currency the file names (CURDEF).
+    const { table, proposal, lines } = await pipeline(bytes, 'statement.qfx', { defaultCurrency: 'KRW' });
     expect(table).toMatchObject({
       format: 'OFX',
       encoding: 'WINDOWS-1252',

@@ -63,7 +63,8 @@ export async function readStatement(
       `${quoted(fileName)} is an Excel 2003 XML spreadsheet, which cannot be read here. Open it in Excel (or LibreOffice) and save it as .xlsx or CSV, then upload that file.`,
     );
   }
-  if (/^\s*(<!doctype\s+html|<html|<head|<meta|<body|<table|<style|<\?xml|<!--)/i.test(start) && /<table/i.test(text)) {
+  // Markup first (whatever its first tag: <html>, <meta>, <table>, <!-- …) and a table in it: an HTML "Excel" download.
+  if (/^\s*</.test(start) && /<table[\s>]/i.test(text)) {
     return readHtml(text, encoding, fileName, l);
   }
   if (/^\s*<(!doctype\s+html|html)/i.test(start)) {
