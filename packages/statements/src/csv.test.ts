@@ -55,6 +55,22 @@ describe('readCsvGrid', () => {
     expect(grid.rowNumbers).toEqual([1, 2, 3, 5]);
   });
 
+  it('reads the lines above the table and the table alike (the table parsed from its first full-width line)', () => {
+    const text =
+      '카드 이용내역\r\n"조회기간\r\n2026.05"\r\n\r\n일자,내용,금액\r\n2026-05-14,a,1\r\n합계\r\n2026-05-15,b,2\r\n';
+    const grid = readCsvGrid(text, ',', 100);
+    expect(grid.rows).toEqual([
+      ['카드 이용내역'],
+      ['조회기간\r\n2026.05'],
+      [''],
+      ['일자', '내용', '금액'],
+      ['2026-05-14', 'a', '1'],
+      ['합계'],
+      ['2026-05-15', 'b', '2'],
+    ]);
+    expect(grid.rowNumbers).toEqual([1, 2, 4, 5, 6, 7, 8]);
+  });
+
   it('tolerates a stray quote inside a field and a quote that never closes', () => {
     expect(readCsvGrid('a,b\n5" monitor,2\n', ',', 100).rows).toEqual([
       ['a', 'b'],

@@ -18,7 +18,9 @@ export function detectDelimiter(text: string): string {
   let bestScore = -1;
   let bestWidth = 0;
   for (const delimiter of DELIMITERS) {
-    const records = parseRecords(text, delimiter, SAMPLE_RECORDS).records.filter((r) => r.some((c) => c.trim() !== ''));
+    const records = parseRecords(text, delimiter, SAMPLE_RECORDS, 1).records.filter((r) =>
+      r.some((c) => c.trim() !== ''),
+    );
     const counts = new Map<number, number>();
     for (const r of records) if (r.length > 1) counts.set(r.length, (counts.get(r.length) ?? 0) + 1);
     let score = 0;
@@ -42,7 +44,26 @@ export function readCsvGrid(
   maxRecords: number,
   firstLine = 1,
 ): Grid & { capped: boolean } {
-  const { records, starts } = parseRecords(text, delimiter, maxRecords);
+  // csv-parse builds an error object (relaxed, yet costly) for every record whose width differs from the first
+  // record's, so the title and period lines above the table come from the sample and the table is parsed again
+  // from the line of its first record of the common width (from_line), which its rows are measured against.
+  const sample = parseRecords(text, delimiter, Math.min(SAMPLE_RECORDS, maxRecords), 1);
+  const width = commonWidth(sample.records);
+  const first = width > 1 ? sample.records.findIndex((r) => r.length === width) : 0;
+  let parsed: { records: string[][]; starts: number[] } | null = null;
+  if (first > 0) {
+    const line = sample.starts[first]!;
+    const body = parseRecords(text, delimiter, maxRecords - first, line, line);
+    // from_line counts lines as csv-parse does (a quoted line break above can shift it): used only when it lands on
+    // the record the sample found there.
+    if (body.records[0]?.join('\u0000') === sample.records[first]!.join('\u0000')) {
+      parsed = {
+        records: [...sample.records.slice(0, first), ...body.records],
+        starts: [...sample.starts.slice(0, first), ...body.starts],
+      };
+    }
+  }
+  const { records, starts } = parsed ?? parseRecords(text, delimiter, maxRecords, 1);
   return {
     rows: records.map((r) => r.map((c) => c.trim())),
     rowNumbers: starts.map((s) => s + firstLine - 1),
@@ -50,10 +71,26 @@ export function readCsvGrid(
   };
 }
 
-function parseRecords(text: string, delimiter: string, to: number): { records: string[][]; starts: number[] } {
+/** The field count most records above 1 share (the larger on a tie), or 0. */
+function commonWidth(records: string[][]): number {
+  const counts = new Map<number, number>();
+  for (const r of records) if (r.length > 1) counts.set(r.length, (counts.get(r.length) ?? 0) + 1);
+  let best = 0;
+  let width = 0;
+  for (const [w, n] of counts) if (n > best || (n === best && w > width)) [best, width] = [n, w];
+  return width;
+}
+
+function parseRecords(
+  text: string,
+  delimiter: string,
+  to: number,
+  firstLine: number,
+  fromLine = 1,
+): { records: string[][]; starts: number[] } {
   const run = (quote: boolean) => {
     const starts: number[] = [];
-    let line = 1;
+    let line = firstLine;
     // With `raw`, csv-parse hands on_record `{ record, raw }`; its types do not say so.
     const onRecord = (({ record, raw }: { record: string[]; raw: string }) => {
       starts.push(line);
@@ -68,6 +105,7 @@ function parseRecords(text: string, delimiter: string, to: number): { records: s
       skip_empty_lines: false,
       bom: true,
       to,
+      from_line: fromLine,
       raw: true,
       on_record: onRecord,
     });
