@@ -207,13 +207,14 @@ describe('normalizeRows', () => {
     );
   });
 
-  it('skips a zero amount and refuses both a withdrawal and a deposit', () => {
+  it('skips a zero amount and refuses both a withdrawal and a deposit, or a deposit with a fraction of a won', () => {
     const t = table(
       ['일자', '내용', '출금', '입금'],
       [
         ['2026-05-14', 'x', '0', ''],
         ['2026-05-14', 'y', '1', '2'],
         ['2026-05-14', 'z', '', ''],
+        ['2026-05-14', 'w', '', '2.5'],
       ],
     );
     expect(lines(t).map(pick)).toEqual([
@@ -233,6 +234,14 @@ describe('normalizeRows', () => {
         amount: null,
         cancellation: false,
         reason: 'the row has neither a withdrawal nor a deposit',
+      },
+      {
+        kind: 'INVALID',
+        date: null,
+        type: null,
+        amount: null,
+        cancellation: false,
+        reason: 'the amount "2.5" is not a whole number of won',
       },
     ]);
   });

@@ -106,8 +106,10 @@ export function normalizeRows(
     // Amount: which column, which direction
     let money: Amount;
     let moneyIn: boolean;
+    let moneyCell: string;
     if (mapping.amount !== null) {
       const text = cell(mapping.amount);
+      moneyCell = text;
       if (text === '' && mapping.foreignAmount === null) return invalid('the row has no amount');
       const parsed = parseAmount(text, comma.amount);
       if (text !== '' && !parsed) return invalid(`the amount "${short(text)}" is not a number`);
@@ -129,6 +131,7 @@ export function normalizeRows(
       }
       money = { ...(hasOut ? out! : inn!), negative: false };
       moneyIn = hasIn;
+      moneyCell = cell(hasOut ? mapping.withdrawal : mapping.deposit);
     }
 
     // Currency: the currency column, else what the amount cells name, else the default.
@@ -149,10 +152,7 @@ export function normalizeRows(
         return skip('the amount is 0');
       }
       const won = wholeUnits(money);
-      if (won === null)
-        return invalid(
-          `the amount "${short(cell(mapping.amount ?? mapping.withdrawal ?? mapping.deposit))}" is not a whole number of won`,
-        );
+      if (won === null) return invalid(`the amount "${short(moneyCell)}" is not a whole number of won`);
       line.amount = Math.abs(won);
     } else {
       line.currency = currency;
@@ -161,7 +161,7 @@ export function normalizeRows(
       line.originalAmount = decimalText(original);
       if (original !== money && !isZero(money)) {
         const won = wholeUnits(money);
-        if (won === null) return invalid(`the amount "${short(cell(mapping.amount))}" is not a whole number of won`);
+        if (won === null) return invalid(`the amount "${short(moneyCell)}" is not a whole number of won`);
         line.amount = Math.abs(won);
       }
       if (original !== money && isZero(money) && mapping.amount !== null) {
