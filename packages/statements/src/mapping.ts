@@ -1,0 +1,122 @@
+import { parseAmount, usesDecimalComma } from './amounts.js';
+import { type Field, headerKey, namedColumns } from './columns.js';
+import { dateShape, inferDateOrder } from './dates.js';
+import type { ColumnMapping, MappingProposal, SignConvention, StatementTable } from './types.js';
+
+/**
+ * The columns of a table, proposed from its header (Korean and English names) and, where the header names none,
+ * from the data; and the date order the data tells (null with the candidates when it cannot).
+ */
+export function proposeMapping(table: StatementTable): MappingProposal {
+  const mapping = table.format === 'OFX' ? ofxMapping(table) : headerMapping(table);
+  const dates = mapping.date >= 0 ? table.rows.map((row) => row[mapping.date] ?? '') : [];
+  return { mapping, ...inferDateOrder(dates) };
+}
+
+function ofxMapping(table: StatementTable): ColumnMapping {
+  const anyName = table.rows.some((r) => (r[2] ?? '') !== '');
+  return {
+    date: 0,
+    time: null,
+    amount: 1,
+    sign: 'NEGATIVE_IS_EXPENSE',
+    withdrawal: null,
+    deposit: null,
+    description: anyName ? 2 : 3,
+    transactionId: 4,
+    installments: null,
+    currency: null,
+    foreignAmount: null,
+    card: null,
+    balance: null,
+    status: null,
+  };
+}
+
+function headerMapping(table: StatementTable): ColumnMapping {
+  const named = namedColumns(table.header);
+  const taken = new Set(Object.values(named));
+  const column = (field: Field): number | null => named[field] ?? null;
+
+  let date = column('date');
+  if (date === null) {
+    date = bestColumn(table, taken, (cell) => dateShape(cell) !== null);
+    if (date !== null) taken.add(date);
+  }
+  let withdrawal = column('withdrawal');
+  let deposit = column('deposit');
+  let amount = column('amount');
+  if (withdrawal !== null && deposit !== null) amount = null;
+  else if (amount !== null) {
+    withdrawal = null;
+    deposit = null;
+  } else if (withdrawal === null && deposit === null) {
+    amount = bestColumn(table, taken, (cell) => parseAmount(cell) !== null || parseAmount(cell, true) !== null);
+    if (amount !== null) taken.add(amount);
+  }
+  let description = column('description');
+  if (description === null) {
+    description = bestColumn(
+      table,
+      taken,
+      (cell) => cell !== '' && parseAmount(cell) === null && dateShape(cell) === null,
+    );
+  }
+  const time = column('time');
+  const balance = column('balance');
+  // A bank's 적요 next to a 내용 column says what kind of movement a row is (체크카드, 급여, 출금취소): read as status.
+  let status = column('status');
+  if (status === null) {
+    const summaryColumn = table.header.findIndex((h) => headerKey(h) === '적요');
+    if (summaryColumn >= 0 && summaryColumn !== description) status = summaryColumn;
+  }
+  return {
+    date: date ?? 0,
+    time: time === date ? null : time,
+    amount,
+    sign: amount === null ? null : signOf(table, amount, balance),
+    withdrawal,
+    deposit,
+    description: description ?? -1,
+    transactionId: column('transactionId'),
+    installments: column('installments'),
+    currency: column('currency'),
+    foreignAmount: column('foreignAmount'),
+    card: column('card'),
+    balance,
+    status,
+  };
+}
+
+/** The untaken column where most non-blank cells pass the test (ties: the leftmost), or null. */
+function bestColumn(table: StatementTable, taken: Set<number>, test: (cell: string) => boolean): number | null {
+  const width = Math.max(table.header.length, ...table.rows.slice(0, 200).map((r) => r.length));
+  let best: number | null = null;
+  let bestHits = 0;
+  for (let c = 0; c < width; c++) {
+    if (taken.has(c)) continue;
+    let hits = 0;
+    for (const row of table.rows.slice(0, 200)) if (test(row[c] ?? '')) hits++;
+    if (hits > bestHits) [best, bestHits] = [c, hits];
+  }
+  return best;
+}
+
+/**
+ * The sign convention of a single amount column. A bank statement (a balance column, or mostly negative amounts)
+ * writes money spent as negative; a card statement writes it positive, and a negative row there is a cancellation.
+ */
+function signOf(table: StatementTable, amount: number, balance: number | null): SignConvention {
+  if (balance !== null) return 'NEGATIVE_IS_EXPENSE';
+  const cells = table.rows.map((r) => r[amount] ?? '');
+  const comma = usesDecimalComma(cells);
+  let negative = 0;
+  let positive = 0;
+  for (const cell of cells) {
+    const a = parseAmount(cell, comma);
+    if (!a || (a.whole === '0' && /^0*$/.test(a.fraction))) continue;
+    if (a.negative) negative++;
+    else positive++;
+  }
+  return negative > positive ? 'NEGATIVE_IS_EXPENSE' : 'POSITIVE_IS_EXPENSE';
+}

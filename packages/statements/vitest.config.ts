@@ -1,0 +1,3 @@
+import { testConfig } from '@nestegg/testing/vitest-preset';
+
+export default testConfig();
