@@ -73,8 +73,8 @@ const rows = [
     cancelled('2026-02-14', '쿠팡(쿠페이)', 32900, { card: CARD }),
   ),
   row(
-    ['26.02.20', CARD, '일시불', 'KB아파트관리비-26년01월분', '', 238580, '', '', 238580, '', '', '', ''],
-    expense('2026-02-20', 'KB아파트관리비-26년01월분', 238580, { card: CARD }),
+    ['26.02.20', CARD, '일시불', '래미안아파트 관리비 2월분', '', 238580, '', '', 238580, '', '', '', ''],
+    expense('2026-02-20', '래미안아파트 관리비 2월분', 238580, { card: CARD }),
   ),
   // Subtotal per card holder, then the bill's total: the label sits in the date column.
   row(

@@ -62,7 +62,7 @@ const rows = [
   ),
   // A fee-only row: no 이용총액, only 수수료 990. Under a single amount column (이용총액) it has no amount.
   row<string | HtmlCell>(
-    ['2026.03.11', MINE, '03월 크레딧케어', '', '', '', '', '990', '', '', '', ''],
+    ['2026.03.11', MINE, '03월 카드안심서비스', '', '', '', '', '990', '', '', '', ''],
     invalid('the amount is empty (a fee-only row: 수수료 990)'),
   ),
   row<string | HtmlCell>(
