@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { ZodEffects, ZodObject, type z } from 'zod';
 import { envSchema as apiSchema } from './env.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const read = (path: string) => readFile(join(root, path), 'utf8');
 const page = await read('docs/configuration.md');
 

@@ -12,7 +12,7 @@ import type { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { ApiMetrics } from './lib/metrics.js';
 
-const folder = fileURLToPath(new URL('../../../infra/observability', import.meta.url));
+const folder = fileURLToPath(new URL('../../../infra/observability/', import.meta.url));
 const run = promisify(execFile);
 
 /** Every sample name a registry exposes (histograms as their _bucket, _count and _sum series). */

@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTest } from './test/fixtures.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const requireFromHere = createRequire(import.meta.url);
 const execFileAsync = promisify(execFile);
 const SLOW = 180_000;

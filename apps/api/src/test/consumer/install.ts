@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { LocalRegistry } from './registry.js';
 
-export const workspaceRoot = fileURLToPath(new URL('../../../../..', import.meta.url));
+export const workspaceRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
 export const contractDir = join(workspaceRoot, 'packages/contract');
 const requireFromApi = createRequire(import.meta.url);
 
