@@ -2,11 +2,13 @@ import { defineConfig } from 'tsup';
 
 // Workspace packages are bundled in, so the deployed app needs only its npm dependencies.
 export default defineConfig({
-  // The restore worker is its own file: restore-parser.ts starts it from beside the bundle (dist/restore-worker.js).
+  // The worker threads are files of their own, started from beside the bundle (dist/restore-worker.js by
+  // restore-parser.ts, dist/read-worker.js by the statement reader).
   entry: {
     server: 'src/server.ts',
     'cli/admin': 'src/cli/admin.ts',
     'restore-worker': 'src/modules/ledger/backup/restore-worker.ts',
+    'read-worker': 'src/modules/ledger/imports/read-worker.ts',
   },
   format: ['esm'],
   clean: true,

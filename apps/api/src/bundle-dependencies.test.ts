@@ -8,12 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const root = new URL('../../..', import.meta.url);
+const root = new URL('../../../', import.meta.url);
 type Manifest = { name: string; dependencies?: Record<string, string> };
 const manifestAt = (path: string): Manifest => JSON.parse(readFileSync(new URL(path, root), 'utf8'));
 
 const workspace = new Map(
-  ['config', 'contract', 'db', 'domain', 'membership', 'openapi', 'telemetry'].map((dir) => {
+  ['config', 'contract', 'db', 'domain', 'membership', 'openapi', 'statements', 'telemetry'].map((dir) => {
     const manifest = manifestAt(`packages/${dir}/package.json`);
     return [manifest.name, manifest] as const;
   }),

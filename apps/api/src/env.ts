@@ -169,6 +169,11 @@ const shape = {
   /** Recognitions per member and day (APP_TIMEZONE days); each costs a provider call. */
   OCR_DAILY_QUOTA: positiveInt(50, 100_000),
   OCR_RATE_LIMIT_PER_MINUTE: positiveInt(10, 10_000),
+  /** Statement import (decisions SI3, SI7, SI8). */
+  IMPORT_MATCH_WINDOW_DAYS: z.coerce.number().int().min(0).max(31).default(3),
+  IMPORT_UNDO_HOURS: positiveInt(168, 24 * 90),
+  IMPORT_DAILY_UPLOADS_FREE: positiveInt(5, 10_000),
+  IMPORT_DAILY_UPLOADS_PREMIUM: positiveInt(50, 10_000),
   /** Alpha Vantage `GLOBAL_QUOTE`, e.g. `https://www.alphavantage.co`. */
   QUOTE_API_URL: httpUrl.optional(),
   QUOTE_API_KEY: z.string().optional(),

@@ -6,7 +6,8 @@
  * and values, except instants, tokens, cursors and random keys, which need only their form.
  *
  * `EXAMPLES_RECORD=1` writes the answers to `packages/openapi/src/scenario/recorded.json` instead of failing on
- * them (keeping made-up values that still match, so a new recording shows only what changed).
+ * them (keeping made-up values that still match, so a new recording shows only what changed); `pnpm format` then
+ * lays the file out as biome does.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -58,7 +59,10 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/;
 function onScenarioDay(value: unknown): unknown {
   if (typeof value === 'string' && INSTANT.test(value)) {
     const at = Date.parse(value);
-    if (Math.abs(at - startedAt) < 3_600_000) return new Date(at - startedAt + SCENARIO_START).toISOString();
+    // The run's own instants, and those it set ahead (an undo window's end), not those of the scenario's clock.
+    if (at - startedAt > -3_600_000 && at - startedAt < 31 * 86_400_000) {
+      return new Date(at - startedAt + SCENARIO_START).toISOString();
+    }
     return value;
   }
   if (Array.isArray(value)) return value.map(onScenarioDay);

@@ -122,6 +122,8 @@ const LIMIT_CODES: Record<string, string> = {
   // On content the document carries as an opaque string.
   CURSOR_INVALID: 'content: a cursor is a token the server minted',
   INVALID_IMAGE: 'content: the data URL must decode to an image',
+  STATEMENT_UNSUPPORTED: 'content: the uploaded file must be a statement (CSV, XLSX, OFX or an HTML table)',
+  STATEMENT_UNREADABLE: 'content: the statement must decode and have a header row',
   IMAGE_TOO_LARGE: "content: the decoded image's size",
   WEAK_PASSWORD: "content: a password's estimated strength (against the member's own name and e-mail too)",
 };

@@ -19,6 +19,7 @@ import { CategoriesService } from './modules/ledger/categories/index.js';
 import { ChangesService, syncRenderers } from './modules/ledger/changes/index.js';
 import { EntriesService, PendingEntries } from './modules/ledger/entries/index.js';
 import { ExchangeRatesService } from './modules/ledger/exchange-rates/index.js';
+import { statementImportsService } from './modules/ledger/imports/index.js';
 import { investmentServices } from './modules/ledger/investments/index.js';
 import { QuickEntriesService } from './modules/ledger/quick-entries/index.js';
 import { receiptsService } from './modules/ledger/receipts/index.js';
@@ -120,7 +121,7 @@ function createBoardServices(infrastructure: Infrastructure, points: PointsServi
 
 /**
  * The ledger's services: entries, quick entries, wallets, categories, tags, recurrings, exchange rates, card
- * notifications, budgets, statistics, the delta feed, investments, receipts and backup.
+ * notifications, statement imports, budgets, statistics, the delta feed, investments, receipts and backup.
  */
 function createLedgerServices(infrastructure: Infrastructure, points: PointsService) {
   const { env, db, logger, clock } = infrastructure;
@@ -143,6 +144,7 @@ function createLedgerServices(infrastructure: Infrastructure, points: PointsServ
     tags: new TagsService({ db }),
     recurrings: new RecurringsService({ db, clock, timeZone }),
     exchangeRates,
+    statementImports: statementImportsService(infrastructure, exchangeRates),
     cardNotifications: new CardNotificationsService({
       db,
       clock,

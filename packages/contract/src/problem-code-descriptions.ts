@@ -73,6 +73,15 @@ const descriptions: { readonly [K in ProblemCode]: string } = {
   CURRENCY_NOT_FOUND: 'The exchange-rate provider has no rate for this currency',
   RESYNC_REQUIRED: 'The changes since this cursor are no longer kept: sync from scratch',
   DUPLICATE_BUDGET: 'The category already has a budget in this month: change that one',
+  STATEMENT_UNSUPPORTED:
+    'The file is not a statement the api reads (CSV/TSV, XLSX, OFX/QFX or an HTML-table .xls); a legacy binary .xls must be saved as .xlsx or CSV',
+  STATEMENT_UNREADABLE:
+    'The statement cannot be read: an unknown encoding, an empty or header-only file, no header row, or an XLSX that would expand past its limit',
+  STATEMENT_TOO_MANY_ROWS: 'The statement has more rows than one import takes (50,000): split it by period',
+  IMPORT_COMMITTED: 'The import is committed or undone: it can no longer be adjusted, committed again after an undo, or discarded',
+  IMPORT_NOT_COMMITTED: 'Only a committed import can be undone (this one is a preview, or already undone)',
+  IMPORT_UNDO_EXPIRED: 'The import is past its undo window: change its entries one by one',
+  IMPORT_QUOTA_EXCEEDED: "The member used today's statement uploads: retry after `Retry-After` seconds",
   AMOUNT_OUT_OF_RANGE:
     "The write would take the caller's amounts (entries, wallet balances and values, budgets) past 9007199254740991 in sum, what a JSON number holds exactly: nothing was saved",
   HOLDING_QUANTITY_NEGATIVE: 'Replaying the trades in time order would sell more than is held at some point',

@@ -86,6 +86,13 @@ const ledgerCodes = {
   UNKNOWN_BOARD_TAG: 400,
   DUPLICATE_SPAM_KEYWORD: 409,
   AMOUNT_OUT_OF_RANGE: 400,
+  STATEMENT_UNSUPPORTED: 400,
+  STATEMENT_UNREADABLE: 400,
+  STATEMENT_TOO_MANY_ROWS: 400,
+  IMPORT_COMMITTED: 409,
+  IMPORT_NOT_COMMITTED: 409,
+  IMPORT_UNDO_EXPIRED: 409,
+  IMPORT_QUOTA_EXCEEDED: 429,
 } as const;
 
 /** Membership area: store purchases, subscription changes, store notifications. */

@@ -28,6 +28,7 @@ const RATE_LIMITED = [
   'board.uploadImage',
   'ledger.investments.quote',
   'ledger.receipts.recognize',
+  'ledger.imports.upload',
 ];
 
 const takesBody = (r: RouteEntry): boolean => 'body' in r.route && isZodType(r.route.body);

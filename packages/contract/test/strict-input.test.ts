@@ -82,7 +82,11 @@ describe('the contract', () => {
 
   it('closes every request body and query, except the multipart forms, whose file alone is read', () => {
     expect(routes.length).toBeGreaterThan(100);
-    expect(openParts).toEqual(['board.uploadImage body $', 'ledger.receipts.recognize body $']);
+    expect(openParts).toEqual([
+      'board.uploadImage body $',
+      'ledger.receipts.recognize body $',
+      'ledger.imports.upload body $',
+    ]);
   });
 
   it('keeps the store push envelope open: the push service sends fields it does not model', () => {

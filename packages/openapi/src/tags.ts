@@ -108,6 +108,11 @@ const tagGroups: TagGroup[] = [
         operations: ['ledgerReceipts*'],
       },
       {
+        name: 'Statement import',
+        description: 'Card and bank statements previewed row by row, adjusted, committed once, undone for a week',
+        operations: ['ledgerImports*'],
+      },
+      {
         name: 'Backup',
         description: 'Export the whole ledger as one JSON document, and restore it (premium)',
         operations: ['ledgerBackup*'],

@@ -7,12 +7,22 @@ import { sql } from 'drizzle-orm';
  * rollback). The keys are stored nowhere but here: a writer and the restore that must exclude it take the
  * same function, not a copy of its key.
  *
- * Order (deadlock freedom): a transaction that holds more than one of the member's ledger locks takes them
- * in the order they are written below: recurring limit, wallet set, tags, categories. The restore takes all
+ * Order (deadlock freedom): a transaction that holds more than one of the member's locks takes them in the
+ * order they are written below (the statement-import lock first): recurring limit, wallet set, tags, categories. The restore takes all
  * four (`lockMemberLedger`); a FREE recurring creation takes the limit lock and then shares the category
  * lock; no writer takes an earlier one after a later one, so no two transactions wait on each other. The
  * locks after them (board tags, board images, an exchange rate) are never held with another lock.
  */
+
+// A member's statement imports: taken before any of the ledger's locks below.
+
+/**
+ * Serialises one member's statement-import commits and undos ("IMP"): two imports committing at once cannot both
+ * claim one entry for a match or both decide a row new (decision SI3).
+ */
+export async function lockMemberImports(tx: DbOrTx, memberId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('nestegg.statement-import'), ${memberId}::int)`);
+}
 
 // The member's ledger, in the order they are taken.
 

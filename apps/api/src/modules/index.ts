@@ -17,6 +17,7 @@ import { categoriesRoutes } from './ledger/categories/index.js';
 import { changesRoutes } from './ledger/changes/index.js';
 import { entriesRoutes } from './ledger/entries/index.js';
 import { exchangeRatesRoutes } from './ledger/exchange-rates/index.js';
+import { importsRoutes } from './ledger/imports/index.js';
 import { investmentsRoutes } from './ledger/investments/index.js';
 import { quickEntriesRoutes } from './ledger/quick-entries/index.js';
 import { receiptsRoutes } from './ledger/receipts/index.js';
@@ -38,6 +39,7 @@ export const modules: FastifyPluginAsync[] = [
   // ledger
   entriesRoutes,
   cardNotificationsRoutes,
+  importsRoutes,
   quickEntriesRoutes,
   walletsRoutes,
   categoriesRoutes,

@@ -50,21 +50,44 @@ function missingFile(field: string): ValidationFailedError {
   return new ValidationFailedError([{ path: `body.${field}`, message: 'a file is required' }]);
 }
 
+/** An uploaded file: its bytes and the name the client gave it (a base name, at most 255 characters). */
+export interface Upload {
+  bytes: Buffer;
+  fileName: string;
+}
+
+/** The client's file name without any folder, control characters or excess length; `upload` when none is left. */
+function baseNameOf(name: string | undefined): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this removes
+  const base =
+    (name ?? '')
+      .split(/[\\/]/)
+      .pop()
+      ?.replace(/[\u0000-\u001f\u007f]/g, '')
+      .trim() ?? '';
+  return Array.from(base).slice(0, 255).join('') || 'upload';
+}
+
 /**
- * The bytes of the one file of a multipart request, read as it streams in and never past `maxBytes`
+ * The one file of a multipart request with its name, read as it streams in and never past `maxBytes`
  * (413 beyond). Not multipart → 415; no file in `field` → 400 `VALIDATION_FAILED`.
  */
-export async function readSingleFile(request: FastifyRequest, options: SingleFileOptions): Promise<Buffer> {
+export async function readSingleUpload(request: FastifyRequest, options: SingleFileOptions): Promise<Upload> {
   if (!request.isMultipart()) throw new UnsupportedMediaTypeError('Send the file as multipart/form-data.');
   const limits = { ...LIMITS, fileSize: options.maxBytes };
   try {
     const part = await request.file({ limits, throwFileSizeLimit: true });
     if (part && part.fieldname !== options.field) part.file.resume(); // drained, so the connection stays usable
     if (!part || part.fieldname !== options.field) throw missingFile(options.field);
-    return await part.toBuffer();
+    return { bytes: await part.toBuffer(), fileName: baseNameOf(part.filename) };
   } catch (error) {
     throw asClientError(error, options.maxBytes);
   }
+}
+
+/** The bytes of the one file of a multipart request (see `readSingleUpload`). */
+export async function readSingleFile(request: FastifyRequest, options: SingleFileOptions): Promise<Buffer> {
+  return (await readSingleUpload(request, options)).bytes;
 }
 
 /** What `readSingleFile` put in the body; anything else means the body did not come from it. */

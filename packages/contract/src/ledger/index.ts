@@ -6,6 +6,7 @@ import { categoriesContract, categoriesNamedSchemas, tagsContract } from './cate
 import { changesContract, changesNamedSchemas } from './changes.js';
 import { entriesContract, entriesNamedSchemas, quickEntriesContract } from './entries.js';
 import { fxContract, fxNamedSchemas } from './fx.js';
+import { importsContract, importsNamedSchemas } from './imports.js';
 import { investmentsContract, investmentsNamedSchemas } from './investments.js';
 import { receiptsContract, receiptsNamedSchemas } from './receipts.js';
 import { recurringsContract, recurringsNamedSchemas } from './recurrings.js';
@@ -18,6 +19,7 @@ export * from './categories.js';
 export * from './changes.js';
 export * from './entries.js';
 export * from './fx.js';
+export * from './imports.js';
 export * from './investments.js';
 export * from './receipts.js';
 export * from './recurrings.js';
@@ -40,6 +42,7 @@ export const ledgerContract: {
   backup: typeof backupContract;
   fx: typeof fxContract;
   changes: typeof changesContract;
+  imports: typeof importsContract;
 } = {
   entries: entriesContract,
   quickEntries: quickEntriesContract,
@@ -54,6 +57,7 @@ export const ledgerContract: {
   backup: backupContract,
   fx: fxContract,
   changes: changesContract,
+  imports: importsContract,
 };
 
 /** Component names of the ledger area (see schema-names.ts). */
@@ -69,4 +73,5 @@ export const ledgerNamedSchemas: NamedSchemas = /* @__PURE__ */ combineNamedSche
   backupNamedSchemas,
   fxNamedSchemas,
   changesNamedSchemas,
+  importsNamedSchemas,
 );

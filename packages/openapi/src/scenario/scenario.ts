@@ -14,6 +14,21 @@ const NEW_PASSWORD = 'spring rain over hangang 2026';
 const NEIGHBOR = { email: 'junho.park@example.com', password: 'maple leaves in namsan 2026', displayName: '박준호' };
 const SPAMMER = { email: 'free.leading@example.com', password: 'quiet harbour lanterns 77', displayName: '무료리딩' };
 const CARD_TEXT = '[Web발신]\n신한카드(1234)승인 김*지 12,800원(일시불)05/14 12:31 스타벅스 강남R점 누적842,300원';
+/** A card statement as 신한카드 writes it: the coffee typed earlier, two identical purchases, a purchase and its cancellation, a total. */
+const SHINHAN_STATEMENT = {
+  filename: '신한카드_이용내역_202605.csv',
+  type: 'text/csv',
+  text: [
+    '이용일자,가맹점명,이용금액,승인번호',
+    '2026-05-14,스타벅스 강남R점,"13,300",30512877',
+    '2026-05-15,GS25 성수역점,"1,500",30518820',
+    '2026-05-15,GS25 성수역점,"1,500",30518821',
+    '2026-05-16,쿠팡,"39,000",30520114',
+    '2026-05-17,쿠팡,"-39,000",30520114',
+    '합계,,"16,300",',
+    '',
+  ].join('\r\n'),
+};
 const PNG_1X1 =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -290,6 +305,41 @@ const ledgerBasics: ExampleStep[] = [
     setup: true,
   },
   { operation: 'ledgerRecurringsDelete', as: 'member', params: { id: ref('gymMembership', 'id') }, status: 204 },
+  { operation: 'ledgerImportsUpload', as: 'member', multipart: { file: SHINHAN_STATEMENT }, status: 201 },
+  {
+    operation: 'ledgerImportsRows',
+    as: 'member',
+    params: { id: ref('ledgerImportsUpload', 'id') },
+    query: { size: 20 },
+    status: 200,
+  },
+  {
+    operation: 'ledgerImportsAdjust',
+    as: 'member',
+    params: { id: ref('ledgerImportsUpload', 'id') },
+    body: { accountId: ref('cardWallet', 'id'), saveProfile: { name: '신한카드 이용내역' } },
+    status: 200,
+  },
+  { operation: 'ledgerImportsGet', as: 'member', params: { id: ref('ledgerImportsUpload', 'id') }, status: 200 },
+  { operation: 'ledgerImportsCommit', as: 'member', params: { id: ref('ledgerImportsUpload', 'id') }, status: 200 },
+  { operation: 'ledgerImportsList', as: 'member', query: { size: 10 }, status: 200 },
+  { operation: 'ledgerImportsUndo', as: 'member', params: { id: ref('ledgerImportsUpload', 'id') }, status: 200 },
+  {
+    label: 'secondStatement',
+    operation: 'ledgerImportsUpload',
+    as: 'member',
+    multipart: { file: SHINHAN_STATEMENT },
+    status: 201,
+    setup: true,
+  },
+  { operation: 'ledgerImportsDiscard', as: 'member', params: { id: ref('secondStatement', 'id') }, status: 204 },
+  { operation: 'ledgerImportsProfiles', as: 'member', status: 200 },
+  {
+    operation: 'ledgerImportsDeleteProfile',
+    as: 'member',
+    params: { id: ref('ledgerImportsProfiles', 'items', 0, 'id') },
+    status: 204,
+  },
   { operation: 'ledgerFxRate', as: 'member', query: { from: 'USD', to: 'KRW' }, status: 200 },
   { operation: 'ledgerChangesList', as: 'member', query: { limit: 5 }, status: 200 },
   { operation: 'authPoints', as: 'member', status: 200 },

@@ -55,11 +55,8 @@ export const lastPathSegment = (value: unknown): string => String(value).split('
 const isRef = (value: unknown): value is Ref =>
   typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === REF;
 
-/** A file part of a multipart request: the runner sends a small real image of the type. */
-export interface ExampleFile {
-  file: 'png';
-  filename: string;
-}
+/** A file part of a multipart request: a small real image the runner makes, or the text given. */
+export type ExampleFile = { file: 'png'; filename: string } | { text: string; filename: string; type: string };
 
 export interface ExampleStep {
   /** Unique name other steps refer to; the operation id when left out. */

@@ -136,6 +136,7 @@ export class ExampleRunner {
     const form = new FormData();
     for (const [name, part] of Object.entries(parts)) {
       if (typeof part === 'string') form.append(name, part);
+      else if ('text' in part) form.append(name, new Blob([part.text], { type: part.type }), part.filename);
       else form.append(name, new Blob([new Uint8Array(await tinyPng())], { type: 'image/png' }), part.filename);
     }
     return form;

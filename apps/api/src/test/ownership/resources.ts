@@ -9,6 +9,7 @@ import '../../modules/ledger/budgets/ownership.fixture.js';
 import '../../modules/ledger/categories/ownership.fixture.js';
 import '../../modules/board/comments/ownership.fixture.js';
 import '../../modules/ledger/entries/ownership.fixture.js';
+import '../../modules/ledger/imports/ownership.fixture.js';
 import '../../modules/ledger/investments/ownership.fixture.js';
 import '../../modules/board/posts/ownership.fixture.js';
 import '../../modules/ledger/quick-entries/ownership.fixture.js';

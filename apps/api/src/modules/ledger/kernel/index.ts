@@ -5,6 +5,6 @@
 export { INSTALMENT_WALLET_TYPE, memberWalletsOfTypes } from './card-wallets.js';
 export { learnedCategory } from './category-learning.js';
 export { withConstraintErrors } from './constraint-errors.js';
-export { convertedAmount, LOCAL_CURRENCY, storableOriginalAmount, storedRate } from './local-amount.js';
+export { convertedAmount, impliedRate, LOCAL_CURRENCY, storableOriginalAmount, storedRate } from './local-amount.js';
 export type { ResolvedTag } from './references.js';
 export { assertInstalmentWallet, resolveReferences } from './references.js';

@@ -1,4 +1,4 @@
-import { divideRounding, roundDecimal, toScaled } from '@nestegg/domain';
+import { divideRounding, fromScaled, roundDecimal, toScaled } from '@nestegg/domain';
 
 /**
  * The ledger's currency. The parser reads won amounts as whole local units and every other currency as
@@ -33,4 +33,15 @@ export function convertedAmount(original: string, rate: string): number | null {
   const whole = divideRounding(scaled, 10n ** BigInt(ORIGINAL_SCALE + RATE_SCALE));
   if (whole > BigInt(Number.MAX_SAFE_INTEGER)) return null;
   return Math.max(1, Number(whole));
+}
+
+/**
+ * The rate a statement implies when it gives both the local and the foreign amount: `local ÷ original`, at the
+ * rate column's 10 fractional digits (half away from zero); null for a zero foreign amount.
+ */
+export function impliedRate(localAmount: number, original: string): string | null {
+  const originalScaled = toScaled(original, ORIGINAL_SCALE);
+  if (originalScaled === 0n) return null;
+  const numerator = BigInt(localAmount) * 10n ** BigInt(ORIGINAL_SCALE + RATE_SCALE);
+  return fromScaled(divideRounding(numerator, originalScaled), RATE_SCALE);
 }
