@@ -78,7 +78,8 @@ const descriptions: { readonly [K in ProblemCode]: string } = {
   STATEMENT_UNREADABLE:
     'The statement cannot be read: an unknown encoding, an empty or header-only file, no header row, or an XLSX that would expand past its limit',
   STATEMENT_TOO_MANY_ROWS: 'The statement has more rows than one import takes (50,000): split it by period',
-  IMPORT_COMMITTED: 'The import is committed or undone: it can no longer be adjusted, committed again after an undo, or discarded',
+  IMPORT_COMMITTED:
+    'The import is committed or undone: it can no longer be adjusted, committed again after an undo, or discarded',
   IMPORT_NOT_COMMITTED: 'Only a committed import can be undone (this one is a preview, or already undone)',
   IMPORT_UNDO_EXPIRED: 'The import is past its undo window: change its entries one by one',
   IMPORT_QUOTA_EXCEEDED: "The member used today's statement uploads: retry after `Retry-After` seconds",

@@ -58,13 +58,10 @@ export interface Upload {
 
 /** The client's file name without any folder, control characters or excess length; `upload` when none is left. */
 function baseNameOf(name: string | undefined): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this removes
-  const base =
-    (name ?? '')
-      .split(/[\\/]/)
-      .pop()
-      ?.replace(/[\u0000-\u001f\u007f]/g, '')
-      .trim() ?? '';
+  const base = [...((name ?? '').split(/[\\/]/).pop() ?? '')]
+    .filter((character) => character.charCodeAt(0) > 0x1f && character !== '\u007f')
+    .join('')
+    .trim();
   return Array.from(base).slice(0, 255).join('') || 'upload';
 }
 
