@@ -222,6 +222,16 @@ export const valuesInContext: Record<string, ExampleValue> = {
     { name: '제주 가족여행', amount: 1500000, startDate: '2026-07-24', endDate: '2026-07-27', category: '여행' },
   ],
   'Backup.quickEntries': [{ name: '아메리카노', type: 'EXPENSE', amount: 4500, category: '카페', account: '신한카드' }],
+  'Backup.imports': [
+    {
+      fileName: '신한카드_이용내역_202604.csv',
+      fileHash: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4163a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3',
+      format: 'CSV',
+      status: 'COMMITTED',
+      committedAt: '2026-05-02T11:04:18Z',
+      counts: { NEW: 38, DUPLICATE: 0, MATCHED: 4, CANCELLATION: 2, INVALID: 0, SKIPPED: 1, EXCLUDED: 0 },
+    },
+  ],
   'BoardTag.id': 5,
   'BoardTag.name': '절약팁',
   'BoardTagRequest.name': '절약팁',

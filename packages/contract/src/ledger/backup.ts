@@ -20,6 +20,7 @@ import type { NamedSchemas } from '../schema-names.js';
 import { nonBlankText } from '../text.js';
 import { CreateOnetimeBudgetRequestSchema } from './budgets.js';
 import { EntryFieldsSchema } from './entries.js';
+import { ImportCountsSchema, StatementFormatSchema } from './imports.js';
 import { RecurringFieldsSchema } from './recurrings.js';
 import { CategoryRefSchema, MemoSchema, TagNameSchema, TEMPLATE_NAME_MAX } from './shared.js';
 import { WalletFieldsSchema } from './wallets.js';
@@ -69,6 +70,11 @@ export const BackupEntrySchema = EntryFieldsSchema.omit({ accountId: true })
       .nullable()
       .optional()
       .describe('De-duplication key of the card notification that created it'),
+    importKey: nonBlankText()
+      .max(100)
+      .nullable()
+      .optional()
+      .describe('Key of the statement row that created or confirmed it (a later import of that row is a duplicate)'),
   })
   .superRefine(checkBackupEntry);
 export const BackupRecurringSchema = RecurringFieldsSchema.omit({ accountId: true })
@@ -95,6 +101,16 @@ export const BackupQuickEntrySchema = z.object({
   sortOrder: SortOrderSchema.optional().describe('Default: the position in the list'),
 });
 
+/** A committed statement import, as history (decision SI1): what was imported, not its rows. */
+export const BackupImportSchema = z.object({
+  fileName: nonBlankText().max(255),
+  fileHash: nonBlankText().max(64),
+  format: StatementFormatSchema,
+  status: z.enum(['COMMITTED', 'UNDONE']),
+  committedAt: InstantSchema,
+  counts: ImportCountsSchema,
+});
+
 const list = <T extends z.ZodTypeAny>(item: T, max = BACKUP_LIST_MAX) => z.array(item).max(max).default([]);
 
 export const BackupObjectSchema = z.object({
@@ -113,6 +129,9 @@ export const BackupObjectSchema = z.object({
     .optional()
     .describe("The current month's expected income; placed in the current month on restore"),
   quickEntries: list(BackupQuickEntrySchema),
+  imports: list(BackupImportSchema).describe(
+    'Committed statement imports, as history: exported, not restored (the entries keep their import keys)',
+  ),
 });
 
 const hasData = (b: z.infer<typeof BackupObjectSchema>): boolean =>
@@ -181,4 +200,6 @@ export const backupNamedSchemas: NamedSchemas = {
   RestoreResult: RestoreResultSchema,
   // Shared with the restore body's one-time budgets: one component instead of the same object written twice.
   CreateOnetimeBudgetRequest: strictInput(CreateOnetimeBudgetRequestSchema),
+  // The import counts a restore body carries (its import history), closed as the restore body is.
+  ImportCountsRequest: strictInput(ImportCountsSchema),
 };

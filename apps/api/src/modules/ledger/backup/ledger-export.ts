@@ -7,6 +7,7 @@ import type {
   BackupAccountSchema,
   BackupCategorySchema,
   BackupEntrySchema,
+  BackupImportSchema,
   BackupObjectSchema,
   BackupQuickEntrySchema,
   BackupRecurringSchema,
@@ -21,6 +22,7 @@ import {
   type DbOrTx,
   quickEntry,
   recurring,
+  statementImport,
   tag,
 } from '@nestegg/db';
 import { and, asc, eq, sql } from 'drizzle-orm';
@@ -115,6 +117,30 @@ async function quickEntries(tx: DbOrTx, memberId: number): Promise<z.input<typeo
     .orderBy(asc(quickEntry.sortOrder), asc(quickEntry.id));
 }
 
+/** Committed (and undone) statement imports, oldest first, as history (decision SI1). */
+async function imports(tx: DbOrTx, memberId: number): Promise<z.input<typeof BackupImportSchema>[]> {
+  const rows = await tx
+    .select({
+      fileName: statementImport.fileName,
+      fileHash: statementImport.fileHash,
+      reading: statementImport.reading,
+      status: statementImport.status,
+      committedAt: statementImport.committedAt,
+      counts: statementImport.counts,
+    })
+    .from(statementImport)
+    .where(and(eq(statementImport.memberId, memberId), sql`${statementImport.status} <> 'PREVIEW'`))
+    .orderBy(asc(statementImport.committedAt), asc(statementImport.id));
+  return rows.map((row) => ({
+    fileName: row.fileName,
+    fileHash: row.fileHash,
+    format: (row.reading as { format: z.input<typeof BackupImportSchema>['format'] }).format,
+    status: row.status as 'COMMITTED' | 'UNDONE',
+    committedAt: row.committedAt!.toISOString(),
+    counts: row.counts as z.input<typeof BackupImportSchema>['counts'],
+  }));
+}
+
 async function monthBudgets(tx: DbOrTx, memberId: number, calendar: RestoreCalendar) {
   const inMonth = (table: typeof budget | typeof budgetIncome) =>
     and(eq(table.memberId, memberId), eq(table.year, calendar.year), eq(table.month, calendar.month));
@@ -164,6 +190,7 @@ export async function readHead(
     recurrings: await recurrings(tx, memberId),
     ...(await monthBudgets(tx, memberId, calendar)),
     quickEntries: await quickEntries(tx, memberId),
+    imports: await imports(tx, memberId),
   };
   return `${JSON.stringify(head).slice(0, -1)},"entries":[`;
 }
@@ -186,6 +213,7 @@ const entryColumns = {
   installmentMonths: accountEntry.installmentMonths,
   pending: accountEntry.pending,
   notifKey: accountEntry.notifKey,
+  importKey: accountEntry.importKey,
 };
 
 /** One batch of entries after `after` (keyset on date and id), oldest first, with wallet and tag names. */
@@ -218,6 +246,7 @@ function backupEntry(row: EntryRow): BackupEntry {
   if (row.installmentMonths !== null) entry.installmentMonths = row.installmentMonths;
   if (row.pending) entry.pending = true;
   if (row.notifKey !== null) entry.notifKey = row.notifKey;
+  if (row.importKey !== null) entry.importKey = row.importKey;
   return entry;
 }
 

@@ -112,7 +112,8 @@ async function insertCategories(tx: DbOrTx, memberId: number, plan: HeadPlan): P
 
 const ENTRY_COLUMNS =
   'type ledger_type, amount bigint, entry_date date, memo text, category text, account text, currency char(3), ' +
-  'original_amount numeric, exchange_rate numeric, installment_months int, pending boolean, notif_key text, tags text[]';
+  'original_amount numeric, exchange_rate numeric, installment_months int, pending boolean, notif_key text, ' +
+  'import_key text, tags text[]';
 
 /**
  * One batch of entries and their tags in one statement: ids are drawn from the entries' own identity
@@ -126,10 +127,10 @@ export function entryBatch(memberId: number, batch: string): SQL {
        order by r.ordinality
     ), inserted as (
       insert into account_entry (id, member_id, account_id, type, amount, entry_date, memo, category, currency,
-                                 original_amount, exchange_rate, installment_months, pending, notif_key)
+                                 original_amount, exchange_rate, installment_months, pending, notif_key, import_key)
       overriding system value
       select s.new_id, ${memberId}, a.id, s.type, s.amount, s.entry_date, s.memo, s.category, s.currency,
-             s.original_amount, s.exchange_rate, s.installment_months, s.pending, s.notif_key
+             s.original_amount, s.exchange_rate, s.installment_months, s.pending, s.notif_key, s.import_key
         from src s left join account a on a.member_id = ${memberId} and a.name = s.account
        order by s.new_id
       returning 1

@@ -277,6 +277,7 @@ const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  */
 export class EntryPlanner {
   private readonly notifKeys = new Set<string>();
+  private readonly importKeys = new Set<string>();
   private readonly effects = new Map<string, bigint>();
 
   constructor(
@@ -319,6 +320,12 @@ export class EntryPlanner {
       }
       this.notifKeys.add(entry.notifKey);
     }
+    if (entry.importKey != null) {
+      if (this.importKeys.has(entry.importKey)) {
+        issues.add(`entries.${index}.importKey`, 'appears more than once in the backup');
+      }
+      this.importKeys.add(entry.importKey);
+    }
     if (!entry.pending && entry.account != null && this.targetBalances.has(entry.account)) {
       const delta = BigInt(entry.type === 'INCOME' ? entry.amount : -entry.amount);
       this.effects.set(entry.account, (this.effects.get(entry.account) ?? 0n) + delta);
@@ -336,6 +343,7 @@ export class EntryPlanner {
       installment_months: entry.installmentMonths ?? null,
       pending: entry.pending ?? false,
       notif_key: entry.notifKey ?? null,
+      import_key: entry.importKey ?? null,
       tags: entry.tags ?? [],
     };
   }

@@ -336,3 +336,29 @@ describe('statement import: the day’s uploads', () => {
     },
   );
 });
+
+describe('statement import: sync and backup', () => {
+  test('imported entries reach the delta feed; the backup carries their keys and the import, so a restored ledger still knows the file', async ({
+    premium,
+  }) => {
+    const text = cardCsv('2026-05-12,이마트 성수점,"54,300",60000001', '2026-05-14,스타벅스 강남R점,"12,800",60000002');
+    const preview = await upload(premium, text);
+    bodyOf(await premium.api.ledger.imports.commit({ params: { id: preview.id } }), 200);
+    const feed = bodyOf(await premium.api.ledger.changes.list({ query: {} }), 200);
+    expect(feed.changed.entries.map((entry) => entry.memo)).toEqual(['이마트 성수점', '스타벅스 강남R점']);
+
+    const backup = bodyOf(await premium.api.ledger.backup.export(), 200);
+    expect(backup.entries.every((entry) => typeof entry.importKey === 'string')).toBe(true);
+    expect(backup.imports).toEqual([
+      expect.objectContaining({
+        fileName: 'card.csv',
+        format: 'CSV',
+        status: 'COMMITTED',
+        counts: expect.objectContaining({ NEW: 2 }),
+      }),
+    ]);
+    bodyOf(await premium.api.ledger.backup.restore({ body: backup }), 200);
+    const again = await upload(premium, text);
+    expect(again.counts).toMatchObject({ NEW: 0, DUPLICATE: 2 });
+  });
+});
