@@ -39,6 +39,9 @@ const shape = {
    * At least 24: the api's upload quota counts a member's images of the last 24 hours.
    */
   BOARD_IMAGE_GRACE_HOURS: z.coerce.number().int().min(24).max(8760).default(24),
+  STATEMENT_PREVIEW_CLEANUP_CRON: cronExpression('57 3 * * *'),
+  /** Hours a statement-import preview nobody committed is kept (its file and rows), decision SI1. */
+  STATEMENT_PREVIEW_KEEP_HOURS: positiveInt(168, 8760),
 
   /** Billing: products, test mode and the store's developer API (shared with the api, see @nestegg/membership). */
   ...billingEnvShape,

@@ -4,6 +4,7 @@ import type { ScheduledJob } from './job.js';
 import { membershipExpiryJob } from './membership-expiry.js';
 import { recurringPostingJob } from './recurring-posting.js';
 import { sessionCleanupJob } from './session-cleanup.js';
+import { statementPreviewCleanupJob } from './statement-preview-cleanup.js';
 import { storeInboxSweepJob } from './store-notifications.js';
 import { storeRetriesJob } from './store-retries.js';
 import { storeVoidedPurchasesJob } from './store-voided-purchases.js';
@@ -16,6 +17,7 @@ export const scheduledJobs: ScheduledJob[] = [
   recurringPostingJob,
   syncTombstoneCleanupJob,
   boardImageCleanupJob,
+  statementPreviewCleanupJob,
   membershipExpiryJob,
   storeVoidedPurchasesJob,
   storeRetriesJob,
