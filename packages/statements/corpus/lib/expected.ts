@@ -54,7 +54,13 @@ export interface Expected {
   sheet: string | null;
   headerRow: number;
   mapping: ColumnMapping;
+  /** The order the lines are read under (normalizeRows' dateOrder). */
   dateOrder: DateOrder;
+  /**
+   * What proposeMapping must say of the date order, where that is not `dateOrder` alone (the data cannot tell: null
+   * with the candidates to ask between). Absent: `{ dateOrder, candidates: [dateOrder] }`.
+   */
+  proposal?: { dateOrder: DateOrder | null; candidates: DateOrder[] };
   lines: StatementLine[];
 }
 
