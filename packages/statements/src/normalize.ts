@@ -9,15 +9,19 @@ import {
 } from './amounts.js';
 import { headerKey } from './columns.js';
 import { dateShape, parseTime, resolveDate } from './dates.js';
+import { headerCurrency } from './mapping.js';
 import type { ColumnMapping, NormalizeOptions, StatementLine, StatementTable } from './types.js';
 
 /** The ledger's own currency: amounts are whole won. */
 export const LOCAL_CURRENCY = 'KRW';
 
 const SUMMARY =
-  /^(총)?(합계|소계|총계|누계|계)|합계$|^총(이용|결제|사용|청구|거래|입금|출금)?(금액|건수)|^(총)?\d+건$|^(grand|sub)?total|^sum$|^(opening|closing)balance|^balance(brought|carried)forward|^(전월|이월)(잔액|이월)?$/;
+  /^(총)?(합계|소계|총계|누계|계)|(합계|소계|총계|누계)(\d+건)?$|^총(이용|결제|사용|청구|거래|입금|출금)?(금액|건수)|^(총)?\d+건$|^(grand|sub)?total|^sum$|^(opening|closing)balance|^balance(brought|carried)forward|^(전월|이월)(잔액|이월)?$/;
 const CANCELLED = /취소|환불|반품|refund|revers|cancel|^return(ed)?$|chargeback/i;
 const NOT_CANCELLED = /취소\s*(불가|안\s*됨)|미취소|정상/;
+/** A status column that is a yes/no flag of cancellation (`취소여부 Y`), and the cells that say yes. */
+const CANCEL_FLAG_HEADER = /^취소(여부|유무)?$|^(is)?cancel(l?ed)?$|^cancellation$|^reversed$/;
+const YES = /^(y|yes|예|o|○|●|v|✓|✔|1|true)$/i;
 const IN_DESCRIPTION =
   /^\s*[([]\s*(승인)?취소\s*[)\]]|[([]\s*(승인|매출|부분)?취소\s*[)\]]\s*$|^\s*(승인|매출|부분)?취소\s+|\s+(승인|매출|부분)?취소\s*$/;
 const INCOME_WORD = /^(입금|수입|받음|deposit|credit|cr)$|입금$/i;
@@ -38,12 +42,24 @@ export function normalizeRows(
     withdrawal: usesDecimalComma(column(mapping.withdrawal)),
     deposit: usesDecimalComma(column(mapping.deposit)),
     foreign: usesDecimalComma(column(mapping.foreignAmount)),
+    balance: usesDecimalComma(column(mapping.balance)),
   };
   const headerKeys = table.header.map(headerKey);
   const repeatedHeaderCells = Math.max(2, Math.ceil(headerKeys.filter((k) => k !== '').length / 2));
   const anchor = table.period?.to ?? options.referenceDate ?? null;
-  // An OFX file names its currency (CURDEF): that, not the caller's default, is the currency of its amounts.
-  const defaultCurrency = (table.currency ?? options.defaultCurrency).trim().toUpperCase() || LOCAL_CURRENCY;
+  // An OFX file names its currency (CURDEF), a header its amount column's (`Amount (USD)`, `이용금액(원)`): that, not
+  // the caller's default, is the currency of amounts in rows without a currency cell.
+  const amountHeader = table.header[mapping.amount ?? mapping.withdrawal ?? mapping.deposit ?? -1] ?? '';
+  const named = table.currency ?? headerCurrency(amountHeader);
+  const defaultCurrency = (named ?? options.defaultCurrency).trim().toUpperCase() || LOCAL_CURRENCY;
+  // No local amount column at all (삼성카드 해외: the amount in the row's currency, its currency): each row's amount
+  // is its foreign amount, and a row in won is a local one.
+  const foreignOnly =
+    mapping.amount === null &&
+    mapping.withdrawal === null &&
+    mapping.deposit === null &&
+    mapping.foreignAmount !== null;
+  const cancelFlag = mapping.status !== null && CANCEL_FLAG_HEADER.test(headerKeys[mapping.status] ?? '');
   const cardOfx = table.format === 'OFX' && table.accountType === 'CARD';
 
   return table.rows.map((row, index) => {
@@ -78,8 +94,8 @@ export function normalizeRows(
     line.transactionId = cell(mapping.transactionId) || null;
     line.card = cell(mapping.card) || null;
     line.installmentMonths = installments(cell(mapping.installments));
-    const balance = parseAmount(cell(mapping.balance));
-    line.balance = balance ? wholeUnits(balance) : null;
+    const balance = parseAmount(cell(mapping.balance), comma.balance);
+    line.balance = balance ? shownNumber(balance) : null;
 
     // Date
     const dateCell = cell(mapping.date);
@@ -115,6 +131,11 @@ export function normalizeRows(
       if (text !== '' && !parsed) return invalid(`the amount "${short(text)}" is not a number`);
       money = parsed ?? { negative: false, whole: '0', fraction: '', currency: null };
       moneyIn = mapping.sign === 'NEGATIVE_IS_EXPENSE' ? !money.negative : false;
+    } else if (foreignOnly) {
+      if (cell(mapping.foreignAmount) === '') return invalid('the row has no amount');
+      money = { negative: false, whole: '0', fraction: '', currency: null };
+      moneyIn = false;
+      moneyCell = cell(mapping.foreignAmount);
     } else {
       const out = parseAmount(cell(mapping.withdrawal), comma.withdrawal);
       const inn = parseAmount(cell(mapping.deposit), comma.deposit);
@@ -146,6 +167,7 @@ export function normalizeRows(
     } else {
       currency = foreign?.currency ?? money.currency ?? defaultCurrency;
     }
+    if (foreignOnly && foreign) money = foreign;
     if (currency === LOCAL_CURRENCY) {
       if (isZero(money)) {
         if (foreign && !isZero(foreign)) return invalid('the row has a foreign amount but no currency other than KRW');
@@ -156,7 +178,7 @@ export function normalizeRows(
       line.amount = Math.abs(won);
     } else {
       line.currency = currency;
-      const original = foreign ?? (mapping.foreignAmount === null ? money : null);
+      const original = foreignOnly ? money : (foreign ?? (mapping.foreignAmount === null ? money : null));
       if (!original || isZero(original)) return invalid(`the row is in ${currency} but has no amount in it`);
       line.originalAmount = decimalText(original);
       if (original !== money && !isZero(money)) {
@@ -175,8 +197,9 @@ export function normalizeRows(
     const status = cell(mapping.status);
     const marked =
       (status !== '' && CANCELLED.test(status) && !NOT_CANCELLED.test(status)) ||
+      (cancelFlag && YES.test(status.normalize('NFKC'))) ||
       IN_DESCRIPTION.test(line.description ?? '');
-    if (mapping.amount !== null && mapping.sign === 'POSITIVE_IS_EXPENSE') {
+    if ((mapping.amount !== null && mapping.sign === 'POSITIVE_IS_EXPENSE') || foreignOnly) {
       // A card statement: every row is spending, a negative or marked one its cancellation.
       line.type = 'EXPENSE';
       line.cancellation = marked || money.negative;
@@ -210,6 +233,13 @@ export function installments(cell: string): number | null {
   if (!m) return null;
   const n = Number(m);
   return n >= 2 && n <= 24 ? n : null;
+}
+
+/** A balance as the number the cell shows, fraction kept (a foreign account's `8105.30` is 8105.3). */
+function shownNumber(a: Amount): number | null {
+  const n = Number(decimalText(a));
+  if (!Number.isFinite(n) || (a.fraction === '' && !Number.isSafeInteger(n))) return null;
+  return a.negative && n !== 0 ? -n : n;
 }
 
 function collapse(text: string): string {
