@@ -136,12 +136,16 @@ function isSubHeader(row: string[]): boolean {
  * 결제금액 | | ` over `회차 | 원금 | 수수료(이자)`), with parts under it that are not its own name again.
  */
 function groupsOver(upper: string[], lower: string[]): boolean {
+  // Over blanks only in a row of names (at least half as many cells as the parts' row): a title or an `계좌번호 | …`
+  // line above the header is no group.
+  const filled = (row: string[]) => row.filter((c) => c !== '').length;
+  const namesRow = filled(upper) >= 2 && filled(upper) * 2 >= filled(lower);
   for (let c = 0; c + 1 < Math.max(upper.length, lower.length); c++) {
     const head = upper[c] ?? '';
     const part = lower[c] ?? '';
     if (head === '' || part === '' || part === head || (lower[c + 1] ?? '') === '') continue;
     const next = upper[c + 1] ?? '';
-    if (next === '' || next === head) return true;
+    if (next === head || (next === '' && namesRow)) return true;
   }
   return false;
 }
