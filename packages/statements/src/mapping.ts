@@ -5,12 +5,14 @@ import type { ColumnMapping, MappingProposal, SignConvention, StatementTable } f
 
 /**
  * The columns of a table, proposed from its header (Korean and English names) and, where the header names none,
- * from the data; and the date order the data tells (null with the candidates when it cannot).
+ * from the data; and the date order the data tells (null with the candidates when it cannot). Addition:
+ * `options.referenceDate` (YYYY-MM-DD, the day the file is taken in) breaks a tie the data leaves, as the statement
+ * period's end does when the file states one: the order under which every date is recent (dates.ts).
  */
-export function proposeMapping(table: StatementTable): MappingProposal {
+export function proposeMapping(table: StatementTable, options: { referenceDate?: string } = {}): MappingProposal {
   const mapping = table.format === 'OFX' ? ofxMapping(table) : headerMapping(table);
   const dates = mapping.date >= 0 ? table.rows.map((row) => row[mapping.date] ?? '') : [];
-  return { mapping, ...inferDateOrder(dates) };
+  return { mapping, ...inferDateOrder(dates, table.period?.to ?? options.referenceDate ?? null) };
 }
 
 function ofxMapping(table: StatementTable): ColumnMapping {
