@@ -1,0 +1,381 @@
+/**
+ * Variation tests, one group per corpus shape (issue 38; each shape's SOURCE.md lists its plan): the shape's rows
+ * with columns shuffled, header lines added or removed, thousands separators toggled, summary rows added or removed,
+ * another encoding, delimiter, row order or layout — the same transactions must come out, row by row. CSV/TSV shapes
+ * go through corpus/variations.ts; XLSX, HTML and OFX variants are built here (exceljs, markup and text edits).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Line } from '../corpus/lib/expected';
+import { encode } from '../corpus/lib/write';
+import {
+  type DelimitedShape,
+  headerLines,
+  serialize,
+  shuffleColumns,
+  standardVariations,
+  thousands,
+  trailingSummaries,
+  type Variation,
+} from '../corpus/variations';
+import {
+  appendRow,
+  delimitedShape,
+  dropColumn,
+  expectedOf,
+  expectVariant,
+  htmlPage,
+  htmlShape,
+  mapColumns,
+  reversed,
+  skippedLine,
+  statementOf,
+} from './variations.fixture.js';
+
+/** The standard plan, less `원` after amounts for a shape whose amounts are in another currency. */
+function planFor(shape: DelimitedShape, foreign: boolean): Variation[] {
+  return standardVariations(shape).filter((v) => !(foreign && v.name === 'thousands separators won'));
+}
+
+function named(v: DelimitedShape, name: string): Variation {
+  return { ...v, name };
+}
+
+/** A text edit that must change the text (a variant that silently equals the original tests nothing). */
+function edited(text: string, edit: (text: string) => string): string {
+  const out = edit(text);
+  expect(out).not.toBe(text);
+  return out;
+}
+
+/** Every cell quoted, as some exports write. */
+function quotedAll(shape: DelimitedShape, delimiter: string): string {
+  const line = (cells: string[]) => cells.map((c) => `"${c.replaceAll('"', '""')}"`).join(delimiter);
+  return `${[...shape.preamble.map(line), line(shape.header), ...shape.rows.map(line)].join('\r\n')}\r\n`;
+}
+
+describe('variations: shinhancard-usage-csv-cp949', () => {
+  const id = 'shinhancard-usage-csv-cp949';
+  const shape = delimitedShape(id);
+  const { dateOrder } = expectedOf(id);
+  const bare = headerLines(shape, Number.NEGATIVE_INFINITY);
+  const variants = [
+    ...planFor(shape, false),
+    named(shuffleColumns(shape, [3, 0, 1, 2, 6, 4, 5, 7]), '가맹점명 first, 승인번호 before 이용금액'),
+    named(headerLines(bare, 1), '1 title line'),
+    named(headerLines(bare, 5), '5 title lines'),
+  ];
+  it.each(variants.map((v) => [v.name, v] as const))('%s', async (_, v) => {
+    const { text, rowNumbers } = serialize(v, ',');
+    await expectVariant(encode(text, 'CP949'), 'statement.csv', {
+      lines: v.lines,
+      dateOrder,
+      mapping: v.mapping,
+      headerRow: v.headerRow,
+      rowNumbers,
+    });
+  });
+  it.each(['UTF-8', 'UTF-8-BOM'] as const)('the same text in %s', async (encoding) => {
+    const { text, rowNumbers } = serialize(shape, ',');
+    await expectVariant(encode(text, encoding), 'statement.csv', { lines: shape.lines, dateOrder, rowNumbers });
+  });
+  it.each(['\t', ';'] as const)('delimited by %j', async (delimiter) => {
+    const { text, rowNumbers } = serialize(shape, delimiter);
+    await expectVariant(encode(text, 'CP949'), 'statement.csv', { lines: shape.lines, dateOrder, rowNumbers });
+  });
+});
+
+describe('variations: wise-statement-csv', () => {
+  const id = 'wise-statement-csv';
+  const shape = delimitedShape(id);
+  const { dateOrder } = expectedOf(id);
+  const ask = { dateOrder: null, candidates: ['DMY' as const, 'MDY' as const] };
+  it.each(planFor(shape, true).map((v) => [v.name, v] as const))('%s: the proposal still asks', async (_, v) => {
+    const { text, rowNumbers } = serialize(v, ',');
+    await expectVariant(encode(text, 'UTF-8'), 'statement.csv', {
+      lines: v.lines,
+      dateOrder,
+      proposal: ask,
+      mapping: v.mapping,
+      rowNumbers,
+    });
+  });
+
+  const last = shape.rows[shape.rows.length - 1]!;
+  const lastLine = shape.lines[shape.lines.length - 1]!;
+  const thirteenth = appendRow(
+    shape,
+    ['CARD-1001122600', '13-03-2026', '-7.25', 'USD', 'Card transaction of 7.25 USD issued by Joe', '', '1838.20']
+      .concat(last.slice(7, 13))
+      .concat(['Joe', '0.00']),
+    {
+      ...lastLine,
+      date: '2026-03-13',
+      originalAmount: '7.25',
+      description: 'Card transaction of 7.25 USD issued by Joe',
+      transactionId: 'CARD-1001122600',
+      balance: 1838.2,
+    },
+  );
+  it('a day over 12 added: the proposal is DMY without asking', async () => {
+    const { text, rowNumbers } = serialize(thirteenth, ',');
+    await expectVariant(encode(text, 'UTF-8'), 'statement.csv', {
+      lines: thirteenth.lines,
+      dateOrder: 'DMY',
+      rowNumbers,
+    });
+  });
+  it('MM-DD-YYYY with a day over 12: the proposal is MDY', async () => {
+    const mdy = mapColumns(thirteenth, [shape.mapping.date], (c) => c.replace(/^(\d\d)-(\d\d)/, '$2-$1'));
+    const { text, rowNumbers } = serialize(mdy, ',');
+    await expectVariant(encode(text, 'UTF-8'), 'statement.csv', { lines: mdy.lines, dateOrder: 'MDY', rowNumbers });
+  });
+  it('quotes only where needed, CRLF (the corpus file quotes every cell, LF)', async () => {
+    const { text } = serialize(shape, ',');
+    await expectVariant(encode(text, 'UTF-8'), 'statement.csv', { lines: shape.lines, dateOrder, proposal: ask });
+  });
+  it('Currency before Amount', async () => {
+    const v = shuffleColumns(shape, [0, 1, 3, 2, ...Array.from({ length: 11 }, (_, i) => i + 4)]);
+    const { text } = serialize(v, ',');
+    await expectVariant(encode(text, 'UTF-8'), 'statement.csv', {
+      lines: v.lines,
+      dateOrder,
+      proposal: ask,
+      mapping: v.mapping,
+    });
+  });
+  it('a KRW row mixed in: a local line, its amount in won', async () => {
+    const krw: Line = {
+      ...lastLine,
+      date: '2026-03-12',
+      type: 'EXPENSE',
+      amount: 15000,
+      currency: null,
+      originalAmount: null,
+      description: 'Card transaction of 15000 KRW issued by GS25',
+      transactionId: 'CARD-1001122700',
+      balance: 85000,
+    };
+    const v = appendRow(
+      shape,
+      [
+        'CARD-1001122700',
+        '12-03-2026',
+        '-15000',
+        'KRW',
+        'Card transaction of 15000 KRW issued by GS25',
+        '',
+        '85000',
+      ].concat(last.slice(7, 13), ['GS25', '0']),
+      krw,
+    );
+    const { text } = serialize(v, ',');
+    await expectVariant(encode(text, 'UTF-8'), 'statement.csv', { lines: v.lines, dateOrder, proposal: ask });
+  });
+});
+
+describe('variations: erste-hu-csv-utf16le', () => {
+  const id = 'erste-hu-csv-utf16le';
+  const shape = delimitedShape(id);
+  const { dateOrder } = expectedOf(id);
+  it.each(planFor(shape, true).map((v) => [v.name, v] as const))('%s', async (_, v) => {
+    const { text, rowNumbers } = serialize(v, ',');
+    await expectVariant(encode(text, 'UTF-16LE'), 'statement.csv', {
+      lines: v.lines,
+      dateOrder,
+      mapping: v.mapping,
+      rowNumbers,
+    });
+  });
+  it.each(['UTF-16BE', 'UTF-8'] as const)('the same text in %s', async (encoding) => {
+    const { text } = serialize(shape, ',');
+    await expectVariant(encode(text, encoding), 'statement.csv', { lines: shape.lines, dateOrder });
+  });
+  it('semicolon-delimited', async () => {
+    const { text } = serialize(shape, ';');
+    await expectVariant(encode(text, 'UTF-16LE'), 'statement.csv', { lines: shape.lines, dateOrder });
+  });
+  it.each([
+    ['a decimal point', '.00'],
+    ['a decimal comma, quoted', ',00'],
+  ])('amounts with decimals, %s: the original amount as written', async (_, fraction) => {
+    const v = mapColumns(shape, [shape.mapping.amount], (c) => `${c}${fraction}`);
+    const lines = v.lines.map((l) => ({ ...l, originalAmount: `${l.originalAmount}.00` }));
+    const { text } = serialize(v, ',');
+    await expectVariant(encode(text, 'UTF-16LE'), 'statement.csv', { lines, dateOrder });
+  });
+  it('columns shuffled', async () => {
+    const v = shuffleColumns(shape, [8, 3, 7, 2, 1, 0, 4, 5, 6]);
+    const { text } = serialize(v, ',');
+    await expectVariant(encode(text, 'UTF-16LE'), 'statement.csv', { lines: v.lines, dateOrder, mapping: v.mapping });
+  });
+});
+
+describe('variations: swedbank-tsv', () => {
+  const id = 'swedbank-tsv';
+  const shape = delimitedShape(id);
+  const { dateOrder } = expectedOf(id);
+  it.each(planFor(shape, true).map((v) => [v.name, v] as const))('%s', async (_, v) => {
+    const { text, rowNumbers } = serialize(v, '\t');
+    await expectVariant(encode(text, 'UTF-8-BOM'), 'statement.csv', {
+      lines: v.lines,
+      dateOrder,
+      mapping: v.mapping,
+      rowNumbers,
+    });
+  });
+  it('without the BOM', async () => {
+    const { text } = serialize(shape, '\t');
+    await expectVariant(encode(text, 'UTF-8'), 'statement.csv', { lines: shape.lines, dateOrder });
+  });
+  it('comma-delimited, every cell quoted', async () => {
+    await expectVariant(encode(quotedAll(shape, ','), 'UTF-8-BOM'), 'statement.csv', { lines: shape.lines, dateOrder });
+  });
+  it('a decimal comma, as Swedish Excel writes (-342,50)', async () => {
+    const v = mapColumns(shape, [shape.mapping.amount, shape.mapping.balance], (c) => c.replace('.', ','));
+    const { text } = serialize(v, '\t');
+    await expectVariant(encode(text, 'UTF-8-BOM'), 'statement.csv', { lines: v.lines, dateOrder });
+  });
+  it('oldest first', async () => {
+    const v = reversed(shape);
+    const { text, rowNumbers } = serialize(v, '\t');
+    await expectVariant(encode(text, 'UTF-8-BOM'), 'statement.csv', { lines: v.lines, dateOrder, rowNumbers });
+  });
+});
+
+describe('variations: kbstar-transactions-xls-html', () => {
+  const id = 'kbstar-transactions-xls-html';
+  const shape = htmlShape(id);
+  const { dateOrder } = expectedOf(id);
+  const html = (v: DelimitedShape) => encode(htmlPage(v), 'UTF-8');
+  const zeroless = mapColumns(shape, [shape.mapping.withdrawal, shape.mapping.deposit], (c) => (c === '0' ? '' : c));
+  const repeated = (() => {
+    const rows = [...shape.rows];
+    const lines = [...shape.lines];
+    for (const at of [1, 4]) {
+      rows.splice(at, 0, [...shape.header]);
+      lines.splice(at, 0, skippedLine());
+    }
+    return { ...shape, rows, lines };
+  })();
+  const variants = [
+    ...planFor(shape, false),
+    named(shuffleColumns(shape, [0, 2, 1, 3, 5, 4, 6, 7, 8]), '입금액 before 출금액, 적요 after 보낸분/받는분'),
+    named(headerLines(shape, 2), 'a preamble of 6 lines'),
+    named(thousands(zeroless, 'won'), 'empty cells for the unused amount, 원 after amounts'),
+    named(repeated, 'several repeated headers'),
+  ];
+  it.each(variants.map((v) => [v.name, v] as const))('%s', async (_, v) => {
+    await expectVariant(html(v), 'statement.xls', {
+      lines: v.lines,
+      dateOrder,
+      mapping: v.mapping,
+      headerRow: v.headerRow,
+      rowNumbers: serialize(v).rowNumbers,
+    });
+  });
+  it.each(['UTF-8-BOM', 'CP949'] as const)('the same rows as a CSV in %s (the upload guide form)', async (encoding) => {
+    const { text, rowNumbers } = serialize(shape, ',');
+    await expectVariant(encode(text, encoding), 'statement.csv', {
+      lines: shape.lines,
+      dateOrder,
+      mapping: shape.mapping,
+      rowNumbers,
+    });
+  });
+});
+
+describe('variations: wooribank-transactions-xls-html-cp949', () => {
+  const id = 'wooribank-transactions-xls-html-cp949';
+  const shape = htmlShape(id);
+  const { dateOrder } = expectedOf(id);
+  const variants = [
+    ...planFor(shape, false),
+    named(shuffleColumns(shape, [5, 0, 1, 2, 3, 4, 6, 7, 8]), '맡기신금액 first'),
+    named(dropColumn(shape, 0), 'the No. column removed'),
+    named(headerLines(shape, 4), 'a preamble of 7 lines'),
+    named(reversed(shape), 'newest first'),
+    named(trailingSummaries(shape, ['합계']), 'a trailing 합계'),
+  ];
+  it.each(variants.map((v) => [v.name, v] as const))('%s', async (_, v) => {
+    await expectVariant(encode(htmlPage(v, 'euc-kr'), 'CP949'), 'statement.xls', {
+      lines: v.lines,
+      dateOrder,
+      mapping: v.mapping,
+      headerRow: v.headerRow,
+      rowNumbers: serialize(v).rowNumbers,
+    });
+  });
+  it('the page in UTF-8 with charset=utf-8 and &nbsp; in empty cells', async () => {
+    await expectVariant(encode(htmlPage(shape, 'utf-8', '&nbsp;'), 'UTF-8'), 'statement.xls', {
+      lines: shape.lines,
+      dateOrder,
+      mapping: shape.mapping,
+    });
+  });
+});
+
+describe('variations: lottecard-statement-xls-html', () => {
+  const id = 'lottecard-statement-xls-html';
+  const e = expectedOf(id);
+  const page = statementOf(id).bytes.toString('utf8');
+  const [summary, detail] = [...page.matchAll(/<table[^>]*>[\s\S]*?<\/table>/g)].map((m) => m[0]);
+  const base = e.lines.map(({ index: _i, rowNumber: _r, ...l }) => l);
+  const numbers = e.lines.map((l) => l.rowNumber);
+  const check = (text: string, want: { lines?: Line[]; headerRow?: number; rowNumbers?: number[]; euc?: boolean }) =>
+    expectVariant(encode(text, want.euc ? 'CP949' : 'UTF-8'), 'statement.xls', {
+      lines: want.lines ?? base,
+      dateOrder: e.dateOrder,
+      mapping: e.mapping,
+      headerRow: want.headerRow,
+      rowNumbers: want.rowNumbers,
+    });
+  it('the corpus page', () => check(page, { headerRow: e.headerRow, rowNumbers: numbers }));
+  it('the summary table removed', () =>
+    check(
+      edited(page, (p) => p.replace(summary!, '')),
+      { headerRow: 1, rowNumbers: numbers.map((n) => n - 5) },
+    ));
+  it('the summary table after the detail', () =>
+    check(
+      edited(page, (p) => p.replace(summary!, '').replace(detail!, `${detail}\r\n${summary}`)),
+      {
+        headerRow: 1,
+        rowNumbers: numbers.map((n) => n - 5),
+      },
+    ));
+  it('the header as two plain rows without spans (the group over a blank, names repeated below)', () => {
+    const names = ['이용일', '이용카드', '이용가맹점', '이용총액', '회차', '할부'];
+    const after = ['적립예정', '이용혜택', '혜택금액', '결제 후 잔액'];
+    const th = (cells: string[]) => `<tr>${cells.map((c) => `<th>${c}</th>`).join('')}</tr>`;
+    const plain = edited(detail!, (d) =>
+      d.replace(
+        /<tr><th rowspan[\s\S]*?<\/tr>\r\n<tr><th>원금<\/th><th>수수료<\/th><\/tr>/,
+        `${th([...names, '이번 달 입금하실 금액', '', ...after])}\r\n${th([...names, '원금', '수수료', ...after])}`,
+      ),
+    );
+    return check(page.replace(detail!, plain), { headerRow: e.headerRow, rowNumbers: numbers });
+  });
+  it('원 removed from 이용총액', () =>
+    check(
+      edited(page, (p) => p.replace(/(\d)원</g, '$1<')),
+      { rowNumbers: numbers },
+    ));
+  it('thousands separators removed', () =>
+    check(
+      edited(page, (p) => p.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/(\d),(?=\d{3}\b)/g, '$1')),
+      { rowNumbers: numbers },
+    ));
+  it('the page in EUC-KR (charset=euc-kr)', () =>
+    check(
+      edited(page, (p) => p.replace('charset=utf-8', 'charset=euc-kr')),
+      { euc: true, rowNumbers: numbers },
+    ));
+  it('no trailing 합계', () =>
+    check(
+      edited(page, (p) => p.replace(/<tr><td colspan="3">합계[\s\S]*?<\/tr>\r\n/, '')),
+      {
+        lines: base.slice(0, -1),
+        rowNumbers: numbers.slice(0, -1),
+      },
+    ));
+});
