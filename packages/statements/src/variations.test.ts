@@ -17,8 +17,10 @@ import {
   trailingSummaries,
   type Variation,
 } from '../corpus/variations';
+import type { DateOrder } from './types.js';
 import {
   appendRow,
+  type Cell,
   delimitedShape,
   dropColumn,
   expectedOf,
@@ -27,8 +29,14 @@ import {
   htmlShape,
   mapColumns,
   reversed,
+  rowNumbersOf,
+  type Shape,
+  type SheetSpec,
+  sheetRows,
   skippedLine,
   statementOf,
+  xlsxBytes,
+  xlsxShape,
 } from './variations.fixture.js';
 
 /** The standard plan, less `원` after amounts for a shape whose amounts are in another currency. */
@@ -379,3 +387,255 @@ describe('variations: lottecard-statement-xls-html', () => {
       },
     ));
 });
+
+// XLSX shapes: the sheet's cells (numbers, dates, text) read back with exceljs, variants written with exceljs.
+type XShape = Shape<Cell>;
+const text = (shape: XShape) => shape as unknown as DelimitedShape;
+const cells = (shape: DelimitedShape) => shape as unknown as XShape;
+const grouped = (n: Cell) => (typeof n === 'number' ? n.toLocaleString('en-US') : n);
+const isoDay = (d: Cell) => (d instanceof Date ? d.toISOString().slice(0, 10) : d);
+
+/** A variant of one sheet (plus sheets around it) read as the shape's lines, row numbers and header row say. */
+async function sheetCase(shape: XShape, sheet: string, dateOrder: DateOrder, more: { before?: SheetSpec[] } = {}) {
+  const bytes = await xlsxBytes([...(more.before ?? []), { name: sheet, rows: sheetRows(shape) }]);
+  await expectVariant(bytes, 'statement.xlsx', {
+    lines: shape.lines,
+    dateOrder,
+    mapping: shape.mapping,
+    headerRow: shape.preamble.length,
+    rowNumbers: rowNumbersOf(shape),
+  });
+}
+
+function xlsxGroup(id: string, shape: XShape, variants: (shape: XShape) => [string, XShape][]) {
+  describe(`variations: ${id}`, () => {
+    const e = expectedOf(id);
+    const all: [string, XShape][] = [['the corpus sheet, rewritten', shape], ...variants(shape)];
+    it.each(all)('%s', async (_, v) => {
+      await sheetCase(v, e.sheet!, e.dateOrder);
+    });
+  });
+}
+
+xlsxGroup('samsungcard-domestic-xlsx', await xlsxShape('samsungcard-domestic-xlsx'), (shape) => {
+  const m = shape.mapping;
+  return [
+    [
+      '카드번호 last, 승인시각 before 승인일자',
+      cells(shuffleColumns(text(shape), [1, 3, 2, 4, 5, 6, 7, 8, 9, 10, 11, 0])),
+    ],
+    [
+      'a title block and a blank row above the header',
+      { ...shape, preamble: [['삼성카드 이용내역'], ['조회기간 : 2026.03.01 ~ 2026.03.31'], []] },
+    ],
+    ['amounts as text with separators', mapColumns(shape, [m.amount], grouped)],
+    ['dates as text 2026.03.01', mapColumns(shape, [m.date], (d) => (isoDay(d) as string).replaceAll('-', '.'))],
+    ['dates as text 20260301', mapColumns(shape, [m.date], (d) => (isoDay(d) as string).replaceAll('-', ''))],
+    [
+      'a trailing 합계 (label in 가맹점명)',
+      appendRow(shape, [null, null, null, null, '합계', 1869450, null, null, null, null, 120, null], skippedLine()),
+    ],
+  ];
+});
+
+describe('variations: samsungcard-domestic-xlsx, sheets', () => {
+  const id = 'samsungcard-domestic-xlsx';
+  const e = expectedOf(id);
+  it('a notice sheet (안내) placed first: the statement sheet is still read', async () => {
+    const notice = { name: '안내', rows: [['삼성카드 이용내역 안내'], ['본 자료는 참고용입니다.']] };
+    await sheetCase(await xlsxShape(id), e.sheet!, e.dateOrder, { before: [notice] });
+  });
+  it('일시불 and 할부 on two sheets with one header: every row read, in sheet order', async () => {
+    const shape = await xlsxShape(id);
+    const kind = shape.header.indexOf('일시불할부구분');
+    const parts = shape.rows.map((r, i) => ({ r, line: shape.lines[i]!, instalment: r[kind] === '할부' }));
+    const lump = parts.filter((p) => !p.instalment);
+    const split = parts.filter((p) => p.instalment);
+    const bytes = await xlsxBytes([
+      { name: '일시불', rows: [shape.header, ...lump.map((p) => p.r)] },
+      { name: '할부', rows: [shape.header, ...split.map((p) => p.r)] },
+    ]);
+    const table = await expectVariant(bytes, 'statement.xlsx', {
+      lines: [...lump, ...split].map((p) => p.line),
+      dateOrder: e.dateOrder,
+      mapping: shape.mapping,
+      rowNumbers: [...lump.map((_, i) => i + 2), ...split.map((_, i) => i + 2)],
+    });
+    expect(split.length).toBeGreaterThan(0);
+    expect(table.filter((l) => l.installmentMonths !== null)).toHaveLength(split.length);
+  });
+});
+
+xlsxGroup('samsungcard-overseas-xlsx', await xlsxShape('samsungcard-overseas-xlsx'), (shape) => {
+  const m = shape.mapping;
+  const numeric = mapColumns(shape, [m.foreignAmount], (c) => Number(String(c).replaceAll(',', '')));
+  numeric.lines = numeric.lines.map((l) => ({
+    ...l,
+    originalAmount: l.originalAmount === null ? null : String(Number(l.originalAmount)),
+  }));
+  return [
+    ['현지거래통화 before 현지이용금액', cells(shuffleColumns(text(shape), [0, 1, 2, 3, 4, 5, 6, 7, 9, 8, 10]))],
+    ['현지이용금액 as numbers', numeric],
+    ['JPY without separators', mapColumns(shape, [m.foreignAmount], (c) => String(c).replaceAll(',', ''))],
+    [
+      'a title block above the header',
+      { ...shape, preamble: [['삼성카드 해외이용내역'], ['조회기간 : 2026.03.01 ~ 2026.03.31'], []] },
+    ],
+    ['a trailing 합계', cells(trailingSummaries(text(shape), ['합계']))],
+    ['lower-case currency codes', mapColumns(shape, [m.currency], (c) => String(c).toLowerCase())],
+  ];
+});
+
+xlsxGroup('hyundaicard-usage-xlsx', await xlsxShape('hyundaicard-usage-xlsx'), (shape) => {
+  const amounts = [3, 4, 5];
+  return [
+    ['이용금액 before 승인금액', cells(shuffleColumns(text(shape), [0, 1, 2, 4, 3, 5, 6, 7, 8, 9, 10]))],
+    ['title lines removed', cells(headerLines(text(shape), Number.NEGATIVE_INFINITY))],
+    ['title lines doubled', cells(headerLines(text(shape), 3))],
+    ['the blank row removed', { ...shape, preamble: shape.preamble.slice(0, 3) }],
+    ['amounts as text 6,100', mapColumns(shape, amounts, grouped)],
+    ['amounts as text 6,100원', mapColumns(shape, amounts, (n) => `${grouped(n)}원`)],
+    ['dates 2026-03-02', mapColumns(shape, [0], (d) => String(d).replaceAll('.', '-'))],
+    ['dates 20260302', mapColumns(shape, [0], (d) => String(d).replaceAll('.', ''))],
+    ['a trailing 합계', cells(trailingSummaries(text(shape), ['합계']))],
+  ];
+});
+
+xlsxGroup('kbcard-statement-xlsx', await xlsxShape('kbcard-statement-xlsx'), (shape) => {
+  const upper = shape.preamble[0]!;
+  const merged = shape.header.map((part, c) => {
+    const group = (upper[c] as string) || (c > 0 && part ? (upper[c - 1] as string) || (upper[c - 2] as string) : '');
+    return group && part && group !== part ? `${group} ${part}` : group || part;
+  });
+  const subtotal = shape.rows.findIndex((r) => String(r[0]).includes('소계'));
+  const without = {
+    ...shape,
+    rows: shape.rows.filter((_, i) => i !== subtotal),
+    lines: shape.lines.filter((_, i) => i !== subtotal),
+  };
+  const family = ['가족회원  소계 0 건', '', '', '', '', '', '', '', 0, 0, '', 0, ''];
+  const several = {
+    ...shape,
+    rows: [...shape.rows.slice(0, subtotal + 1), family, ...shape.rows.slice(subtotal + 1)],
+    lines: [...shape.lines.slice(0, subtotal + 1), skippedLine(), ...shape.lines.slice(subtotal + 1)],
+  };
+  return [
+    ['the two header rows merged into one', { ...shape, preamble: [], header: merged }],
+    [
+      'the second header row blank where the first names the column',
+      { ...shape, header: shape.header.map((h, c) => (h === upper[c] ? null : h)) },
+    ],
+    [
+      'dates 2026.02.03 instead of 26.02.03',
+      mapColumns(shape, [0], (d) => (/^\d\d\.\d\d\.\d\d$/.test(String(d)) ? `20${d}` : d)),
+    ],
+    ['the empty column removed', dropColumn(shape, 4)],
+    ['no 소계', without],
+    ['several 소계 (본인, 가족)', several],
+  ];
+});
+
+xlsxGroup('kakaobank-transactions-xlsx', await xlsxShape('kakaobank-transactions-xlsx'), (shape) => {
+  const m = shape.mapping;
+  const notes = shape.preamble;
+  return [
+    ['column A dropped', dropColumn(shape, 0)],
+    ['the notes block shortened', { ...shape, preamble: [...notes.slice(0, 7), ...notes.slice(9)] }],
+    [
+      'the notes block lengthened',
+      {
+        ...shape,
+        preamble: [...notes.slice(0, 9), [null, '※ 추가 안내 1'], [null, '※ 추가 안내 2'], ...notes.slice(9)],
+      },
+    ],
+    ['amounts as numbers', mapColumns(shape, [m.amount, m.balance], (c) => Number(String(c).replaceAll(',', '')))],
+    [
+      'positive amounts written +30,000',
+      mapColumns(shape, [m.amount], (c) => (String(c).startsWith('-') ? c : `+${c}`)),
+    ],
+    ['내용 before 거래금액', cells(shuffleColumns(text(shape), [0, 1, 2, 6, 3, 4, 5, 7]))],
+    ['a trailing total row', cells(trailingSummaries(text(shape), ['합계']))],
+  ];
+});
+
+xlsxGroup('tossbank-transactions-xlsx', await xlsxShape('tossbank-transactions-xlsx'), (shape) => [
+  ['the title block removed', cells(headerLines(text(shape), Number.NEGATIVE_INFINITY))],
+  ['oldest first', reversed(shape)],
+  ['amounts as text -15,800', mapColumns(shape, [shape.mapping.amount], grouped)],
+  ['거래 금액 before 적요', cells(shuffleColumns(text(shape), [0, 5, 1, 2, 3, 4, 6, 7]))],
+]);
+
+// OFX shapes: text edits of the corpus file. Row numbers (the <STMTTRN> lines) move with the layout: not compared.
+function ofxGroup(id: string, variants: (file: string) => [string, string, (line: Line) => Line, string?][]) {
+  describe(`variations: ${id}`, () => {
+    const e = expectedOf(id);
+    const { name, bytes } = statementOf(id);
+    const file = bytes.toString('utf8');
+    const base = e.lines.map(({ index: _i, rowNumber: _r, ...l }) => l);
+    it.each(variants(file))('%s', async (_, variant, adjust, fileName) => {
+      await expectVariant(encode(variant, 'UTF-8'), fileName ?? name, {
+        lines: base.map(adjust),
+        dateOrder: e.dateOrder,
+        mapping: e.mapping,
+        headerRow: 0,
+      });
+    });
+  });
+}
+
+const same = (line: Line) => line;
+const untimed = (line: Line) => ({ ...line, time: null });
+const OFX2_PROLOG =
+  '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\r\n' +
+  '<?OFX OFXHEADER="200" VERSION="211" SECURITY="NONE" OLDFILEUID="NONE" NEWFILEUID="NONE"?>\r\n';
+const OFX1_HEADER =
+  'OFXHEADER:100\r\nDATA:OFXSGML\r\nVERSION:102\r\nSECURITY:NONE\r\nENCODING:USASCII\r\nCHARSET:1252\r\n' +
+  'COMPRESSION:NONE\r\nOLDFILEUID:NONE\r\nNEWFILEUID:NONE\r\n\r\n';
+
+ofxGroup('chase-creditcard-qfx-sgml', (file) => [
+  [
+    'the same transactions as OFX 2.x XML (closed tags, <?OFX OFXHEADER="200"?>)',
+    edited(
+      file,
+      (f) => OFX2_PROLOG + f.slice(f.indexOf('<OFX>')).replace(/^(\s*)<([A-Z0-9.]+)>([^<\r\n]+)$/gm, '$1<$2>$3</$2>'),
+    ),
+    same,
+  ],
+  [
+    'DTPOSTED without a time',
+    edited(file, (f) => f.replace(/<DTPOSTED>(\d{8})\d{6}\[[^\]]*\]/g, '<DTPOSTED>$1')),
+    untimed,
+  ],
+  [
+    'DTPOSTED with fractional seconds and another zone',
+    edited(file, (f) => f.replace(/<DTPOSTED>(\d{14})\[0:GMT\]/g, '<DTPOSTED>$1.000[-5:EST]')),
+    same,
+  ],
+  ['LF line ends', edited(file, (f) => f.replaceAll('\r\n', '\n')), same],
+  ['tab-indented tags', edited(file, (f) => f.replace(/^</gm, '\t<')), same],
+  [
+    'a <MEMO> added to every transaction',
+    edited(file, (f) => f.replace(/(<NAME>[^\r\n]*\r\n)/g, '$1<MEMO>POS PURCHASE\r\n')),
+    same,
+  ],
+  ['named .ofx instead of .qfx', file, same, 'statement.ofx'],
+]);
+
+ofxGroup('checking-ofx-xml', (file) => [
+  [
+    'the same transactions as OFX 1.02 SGML (leaf tags left open, the colon header)',
+    edited(
+      file,
+      (f) => OFX1_HEADER + f.slice(f.indexOf('<OFX>')).replace(/<([A-Z0-9.]+)>([^<\r\n]+)<\/\1>/g, '<$1>$2'),
+    ),
+    same,
+  ],
+  ['encoding declared US-ASCII', edited(file, (f) => f.replace('encoding="UTF-8"', 'encoding="US-ASCII"')), same],
+  ['a UTF-8 byte order mark before <?xml', `\uFEFF${file}`, same],
+  ['no indentation, no line breaks', edited(file, (f) => f.replace(/>\s+</g, '><')), same],
+  [
+    'DTPOSTED with a time and a zone',
+    edited(file, (f) => f.replace(/<DTPOSTED>(\d{8})<\/DTPOSTED>/g, '<DTPOSTED>$1083000.000[-5:EST]</DTPOSTED>')),
+    (line) => ({ ...line, time: '08:30:00' }),
+  ],
+]);
