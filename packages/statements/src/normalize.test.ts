@@ -346,4 +346,23 @@ describe('normalizeRows, settled cases', () => {
       ['INCOME', '100.00', false],
     ]);
   });
+
+  it("skips a card OFX's bill payment (TRNTYPE PAYMENT, Payment Thank You): a credit that is no refund", () => {
+    const t = table(
+      ['DTPOSTED', 'TRNAMT', 'NAME', 'MEMO', 'FITID', 'TRNTYPE'],
+      [
+        ['2026-03-02', '-64.20', 'WHOLEFDS MKT 10231', '', '1', 'DEBIT'],
+        ['2026-03-05', '64.20', 'WHOLEFDS MKT 10231', '', '2', 'CREDIT'],
+        ['2026-03-20', '500.00', 'Payment Thank You-Mobile', '', '3', 'CREDIT'],
+        ['2026-03-21', '250.00', 'ONLINE TRANSFER', '', '4', 'PAYMENT'],
+      ],
+      { format: 'OFX', currency: 'USD', accountType: 'CARD' },
+    );
+    expect(lines(t).map((l) => [l.kind, l.type, l.cancellation])).toEqual([
+      ['TRANSACTION', 'EXPENSE', false],
+      ['TRANSACTION', 'EXPENSE', true],
+      ['SKIPPED', null, false],
+      ['SKIPPED', null, false],
+    ]);
+  });
 });

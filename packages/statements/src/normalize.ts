@@ -24,6 +24,9 @@ const CANCEL_FLAG_HEADER = /^취소(여부|유무)?$|^(is)?cancel(l?ed)?$|^cance
 const YES = /^(y|yes|예|o|○|●|v|✓|✔|1|true)$/i;
 const IN_DESCRIPTION =
   /^\s*[([]\s*(승인)?취소\s*[)\]]|[([]\s*(승인|매출|부분)?취소\s*[)\]]\s*$|^\s*(승인|매출|부분)?취소\s+|\s+(승인|매출|부분)?취소\s*$/;
+/** The name of a card bill's payment on a card statement (Chase: `Payment Thank You-Mobile`, `AUTOPAY`). */
+const BILL_PAYMENT =
+  /^(online |mobile |electronic |ach |autopay |automatic )?payment\b|payment\s*[-–]?\s*thank\s*you|thank\s*you\s*for\s*your\s*payment|^autopay\b|카드\s*결제대금|결제대금\s*입금/i;
 const INCOME_WORD = /^(입금|수입|받음|deposit|credit|cr)$|입금$/i;
 const EXPENSE_WORD = /^(출금|지출|지급|보냄|결제|승인|debit|dr|withdrawal|sale|purchase)$|출금$/i;
 
@@ -208,6 +211,11 @@ export function normalizeRows(
         const word = status.replace(/\s+/g, '');
         if (INCOME_WORD.test(word)) moneyIn = true;
         else if (EXPENSE_WORD.test(word)) moneyIn = false;
+      }
+      if (cardOfx && moneyIn && (status.toUpperCase() === 'PAYMENT' || BILL_PAYMENT.test(line.description ?? ''))) {
+        // Money in on a card is a refund, except the payment of the bill: that is the bank account's expense,
+        // imported from the bank's statement; here it would cancel a purchase that was never refunded.
+        return skip("the payment of the card's bill (recorded from the account that paid it), not a refund");
       }
       if (cardOfx && moneyIn) {
         line.type = 'EXPENSE';

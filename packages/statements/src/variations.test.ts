@@ -639,3 +639,20 @@ ofxGroup('checking-ofx-xml', (file) => [
     (line) => ({ ...line, time: '08:30:00' }),
   ],
 ]);
+
+describe('variations: chase-creditcard-qfx-sgml, a bill payment', () => {
+  it('a payment of the bill (CREDIT, Payment Thank You) added: SKIPPED, the other lines unchanged', async () => {
+    const id = 'chase-creditcard-qfx-sgml';
+    const e = expectedOf(id);
+    const file = statementOf(id).bytes.toString('utf8');
+    const payment =
+      '<STMTTRN>\r\n<TRNTYPE>CREDIT\r\n<DTPOSTED>20260320120000[0:GMT]\r\n<TRNAMT>500.00\r\n' +
+      '<FITID>2026032024692160000150000009\r\n<NAME>Payment Thank You-Mobile\r\n</STMTTRN>\r\n';
+    const variant = edited(file, (f) => f.replace('</BANKTRANLIST>', `${payment}</BANKTRANLIST>`));
+    await expectVariant(encode(variant, 'UTF-8'), 'statement.qfx', {
+      lines: [...e.lines.map(({ index: _i, rowNumber: _r, ...l }) => l), skippedLine()],
+      dateOrder: e.dateOrder,
+      mapping: e.mapping,
+    });
+  });
+});
