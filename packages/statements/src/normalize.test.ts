@@ -365,4 +365,18 @@ describe('normalizeRows, settled cases', () => {
       ['SKIPPED', null, false],
     ]);
   });
+
+  it('marks a fee-only row INVALID and names the fee (롯데카드: only 수수료 990)', () => {
+    const t = table(
+      ['이용일', '이용가맹점', '이용총액', '이번 달 입금하실 금액 원금', '이번 달 입금하실 금액 수수료'],
+      [
+        ['2026.03.04', '세븐일레븐', '2,800원', '2,800', ''],
+        ['2026.03.11', '03월 카드안심서비스', '', '', '990'],
+      ],
+    );
+    const [purchase, fee] = lines(t);
+    expect(purchase).toMatchObject({ kind: 'TRANSACTION', amount: 2800 });
+    expect(fee).toMatchObject({ kind: 'INVALID' });
+    expect(fee!.reason).toContain('990');
+  });
 });

@@ -64,6 +64,7 @@ export function normalizeRows(
     mapping.foreignAmount !== null;
   const cancelFlag = mapping.status !== null && CANCEL_FLAG_HEADER.test(headerKeys[mapping.status] ?? '');
   const cardOfx = table.format === 'OFX' && table.accountType === 'CARD';
+  const feeColumns = headerKeys.flatMap((k, c) => (/수수료|이자|^fees?$|fee$/.test(k) ? [c] : []));
 
   return table.rows.map((row, index) => {
     const blank = (): StatementLine => ({
@@ -129,7 +130,16 @@ export function normalizeRows(
     if (mapping.amount !== null) {
       const text = cell(mapping.amount);
       moneyCell = text;
-      if (text === '' && mapping.foreignAmount === null) return invalid('the row has no amount');
+      if (text === '' && mapping.foreignAmount === null) {
+        // A fee-only row (롯데카드's 카드안심서비스: only 수수료 990): say so, as the fee is not imported.
+        const fee = feeColumns.find((c) => parseAmount(cell(c)) !== null);
+        if (fee !== undefined) {
+          return invalid(
+            `the row has no amount, only a fee (${short(table.header[fee] ?? '')} ${short(cell(fee))}), which is not imported: add it by hand if it is owed`,
+          );
+        }
+        return invalid('the row has no amount');
+      }
       const parsed = parseAmount(text, comma.amount);
       if (text !== '' && !parsed) return invalid(`the amount "${short(text)}" is not a number`);
       money = parsed ?? { negative: false, whole: '0', fraction: '', currency: null };
