@@ -530,6 +530,14 @@ xlsxGroup('kbcard-statement-xlsx', await xlsxShape('kbcard-statement-xlsx'), (sh
       mapColumns(shape, [0], (d) => (/^\d\d\.\d\d\.\d\d$/.test(String(d)) ? `20${d}` : d)),
     ],
     ['the empty column removed', dropColumn(shape, 4)],
+    [
+      'both header rows repeated mid-table (a page break)',
+      {
+        ...shape,
+        rows: [...shape.rows.slice(0, 3), upper, shape.header, ...shape.rows.slice(3)],
+        lines: [...shape.lines.slice(0, 3), skippedLine(), skippedLine(), ...shape.lines.slice(3)],
+      },
+    ],
     ['no 소계', without],
     ['several 소계 (본인, 가족)', several],
   ];
