@@ -102,6 +102,18 @@ describe('inferDateOrder', () => {
     expect(inferDateOrder(['03/04/2026', '03/04/2026'])).toEqual({ dateOrder: null, candidates: ['DMY', 'MDY'] });
   });
 
+  it('breaks a tie by the statement end or the day the file is taken in: the order under which every date is recent', () => {
+    // One day written YY.MM.DD: 2026-03-01 or 2001-03-26 (DMY); sorted and within 400 days either way.
+    expect(inferDateOrder(['26.03.01', '26.03.01'])).toEqual({ dateOrder: null, candidates: ['YMD', 'DMY'] });
+    expect(inferDateOrder(['26.03.01', '26.03.01'], '2026-04-01')).toEqual({ dateOrder: 'YMD', candidates: ['YMD'] });
+    // Wise's days ≤ 12: DMY is 2–12 March, MDY February to December (months after the upload): DMY.
+    const wise = ['02-03-2026', '05-03-2026', '07-03-2026', '09-03-2026', '12-03-2026'];
+    expect(inferDateOrder(wise)).toEqual({ dateOrder: null, candidates: ['DMY', 'MDY'] });
+    expect(inferDateOrder(wise, '2026-04-01')).toEqual({ dateOrder: 'DMY', candidates: ['DMY'] });
+    // In December both are past: still ask.
+    expect(inferDateOrder(wise, '2026-12-31')).toEqual({ dateOrder: null, candidates: ['DMY', 'MDY'] });
+  });
+
   it('tells month/day pairs without a year apart as YMD (month first) or DMY', () => {
     expect(inferDateOrder(['05/14', '05/15'])).toEqual({ dateOrder: 'YMD', candidates: ['YMD'] });
     expect(inferDateOrder(['14/05', '15/05'])).toEqual({ dateOrder: 'DMY', candidates: ['DMY'] });

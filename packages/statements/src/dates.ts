@@ -166,13 +166,21 @@ const ORDERS: DateOrder[] = ['YMD', 'DMY', 'MDY'];
 /** How many days a statement spans at most when the sort order cannot tell (a year and five weeks). */
 const PLAUSIBLE_SPAN_DAYS = 400;
 
+/** How many days after the statement's end (or the day it is taken in) a date may be: pending rows, time zones. */
+const AFTER_END_DAYS = 7;
+
 /**
  * The date order of a column, from the data: the orders under which every ambiguous date is a calendar date; of
  * several, the only one under which the dates are sorted (either way); of several still, the only one under which
- * they span at most 400 days. `dateOrder: null` when the data cannot tell, with the orders left as candidates.
- * Dates that no order reads (2026-05-14, 05월14일) say nothing: with only those the order is YMD.
+ * they span at most 400 days; of several still, when `end` is known (the statement period's end, else the day the
+ * file is taken in), the only one under which every date lies in the 400 days before it (a week after allowed):
+ * `26.03.01` is 2026-03-01, not 2001-03-26. `dateOrder: null` when the data cannot tell, with the orders left as
+ * candidates. Dates that no order reads (2026-05-14, 05월14일) say nothing: with only those the order is YMD.
  */
-export function inferDateOrder(cells: readonly string[]): { dateOrder: DateOrder | null; candidates: DateOrder[] } {
+export function inferDateOrder(
+  cells: readonly string[],
+  end: string | null = null,
+): { dateOrder: DateOrder | null; candidates: DateOrder[] } {
   const shapes: DateShape[] = [];
   for (const cell of cells) {
     const shape = dateShape(cell);
@@ -201,6 +209,10 @@ export function inferDateOrder(cells: readonly string[]): { dateOrder: DateOrder
   };
   if (left.length > 1) narrow((r) => sorted(r.days));
   if (left.length > 1) narrow((r) => span(r.days) <= PLAUSIBLE_SPAN_DAYS);
+  const last = end && /^\d{4}-\d{2}-\d{2}$/.test(end) ? Date.parse(end) / 86_400_000 : null;
+  if (left.length > 1 && last !== null && !Number.isNaN(last)) {
+    narrow((r) => r.days.every((d) => d <= last + AFTER_END_DAYS && d >= last - PLAUSIBLE_SPAN_DAYS));
+  }
   if (left.length === 1) return { dateOrder: left[0]!.order, candidates: [left[0]!.order] };
   return { dateOrder: null, candidates: left.map((r) => r.order) };
 }

@@ -22,6 +22,47 @@ describe('locateHeader', () => {
     expect(t.period).toEqual({ from: '2026-05-01', to: '2026-05-31' });
   });
 
+  it('reads a group over blanks and its parts below (KB국민카드) as one header, the parts named by their group', () => {
+    const upper = [
+      '이용일자',
+      '이용카드',
+      '이용하신 가맹점',
+      '이용금액',
+      '이번달 결제금액',
+      '',
+      '',
+      '결제 후 잔액',
+      '',
+    ];
+    const named = [
+      '이용일자',
+      '이용카드',
+      '이용하신 가맹점',
+      '이용금액',
+      '회차',
+      '원금',
+      '수수료(이자)',
+      '회차',
+      '원금',
+    ];
+    const row = ['26.02.03', 'VISA418', '이마트24', '5600', '', '5600', '', '', ''];
+    const merged = [
+      '이용일자',
+      '이용카드',
+      '이용하신 가맹점',
+      '이용금액',
+      '이번달 결제금액 회차',
+      '이번달 결제금액 원금',
+      '이번달 결제금액 수수료(이자)',
+      '결제 후 잔액 회차',
+      '결제 후 잔액 원금',
+    ];
+    expect(locate([upper, named, row])).toMatchObject({ headerRow: 1, header: merged, rowNumbers: [3] });
+    // The lower row may leave blank what the upper row names alone.
+    const parts = ['', '', '', '', '회차', '원금', '수수료(이자)', '회차', '원금'];
+    expect(locate([upper, parts, row])).toMatchObject({ headerRow: 1, header: merged, rowNumbers: [3] });
+  });
+
   it('prefers the row naming the most columns', () => {
     const t = locate([
       ['이용일자', '이용금액'],

@@ -41,10 +41,10 @@ export function locateHeader(grid: Grid, fileName: string, limits: StatementLimi
   let header = rows[index]!;
   const below = rows[index + 1];
   const above = rows[index - 1];
-  if (below && isSubHeader(below) && spansOver(header, below)) {
+  if (below && isSubHeader(below) && groupsOver(header, below)) {
     header = combine(header, below);
     index++;
-  } else if (above && isSubHeader(above) && above.some((c) => nameOf(c)) && spansOver(above, header)) {
+  } else if (above && isSubHeader(above) && above.some((c) => nameOf(c)) && groupsOver(above, header)) {
     header = combine(above, header);
   }
   const dataRows = rows.slice(index + 1);
@@ -119,7 +119,8 @@ function fullDate(cell: string): boolean {
   return shape !== null && shape.kind !== 'pair';
 }
 
-const SUB_HEADER_WORD = /원화|외화|현지|통화|국내|해외|금액|us\$|krw|usd|입금|출금|일시불|할부|개월|^\(.*\)$/i;
+const SUB_HEADER_WORD =
+  /원화|외화|현지|통화|국내|해외|금액|us\$|krw|usd|입금|출금|일시불|할부|개월|원금|수수료|이자|회차|^\(.*\)$/i;
 
 /** A row of short text cells only, one of them a header name or a unit (원화, 현지, 통화 …). */
 function isSubHeader(row: string[]): boolean {
@@ -129,19 +130,43 @@ function isSubHeader(row: string[]): boolean {
   return filled.some((c) => SUB_HEADER_WORD.test(c) || nameOf(c));
 }
 
-/** Whether the upper row has a cell spanning sub-headers (merged: the same text in adjacent cells) or over blanks. */
-function spansOver(upper: string[], lower: string[]): boolean {
-  for (let c = 0; c < lower.length; c++) {
-    if ((lower[c] ?? '') === '' || (upper[c] ?? '') === '') continue;
-    if (upper[c] === upper[c - 1] || upper[c] === upper[c + 1]) return lower[c] !== upper[c];
+/**
+ * Whether the upper row has a group cell over parts in the lower row: a cell spanning sub-headers (merged: the same
+ * text in adjacent cells, as spans are expanded) or followed by blanks (an unmerged export: KB국민카드's `이번달
+ * 결제금액 | | ` over `회차 | 원금 | 수수료(이자)`), with parts under it that are not its own name again.
+ */
+function groupsOver(upper: string[], lower: string[]): boolean {
+  // Over blanks only in a row of names (at least half as many cells as the parts' row): a title or an `계좌번호 | …`
+  // line above the header is no group.
+  const filled = (row: string[]) => row.filter((c) => c !== '').length;
+  const namesRow = filled(upper) >= 2 && filled(upper) * 2 >= filled(lower);
+  for (let c = 0; c + 1 < Math.max(upper.length, lower.length); c++) {
+    const head = upper[c] ?? '';
+    const part = lower[c] ?? '';
+    if (head === '' || part === '' || part === head || (lower[c + 1] ?? '') === '') continue;
+    const next = upper[c + 1] ?? '';
+    if (next === head || (next === '' && namesRow)) return true;
   }
   return false;
 }
 
+/** The group cell a blank upper cell belongs to: the nearest filled one to its left over an unbroken run of parts. */
+function groupOf(upper: string[], lower: string[], c: number): string {
+  for (let g = c - 1; g >= 0; g--) {
+    if ((lower[g] ?? '') === '') return '';
+    const head = upper[g] ?? '';
+    if (head !== '') return head !== lower[g] ? head : '';
+  }
+  return '';
+}
+
+/** Two header rows as one: `이용금액 원화`, `이번달 결제금액 원금`; a name both rows give once. */
 function combine(upper: string[], lower: string[]): string[] {
   const width = Math.max(upper.length, lower.length);
   return Array.from({ length: width }, (_, c) => {
-    const parts = [upper[c] ?? '', lower[c] ?? ''].filter((p) => p !== '');
+    const part = lower[c] ?? '';
+    const head = (upper[c] ?? '') || (part === '' ? '' : groupOf(upper, lower, c));
+    const parts = [head, part].filter((p) => p !== '');
     return [...new Set(parts)].join(' ');
   });
 }

@@ -39,6 +39,8 @@ describe('readStatement: HTML tables ("Excel" downloads)', () => {
     );
     const { table, lines } = await pipeline(encode(html, 'utf8'), 'a.html');
     expect(table.header).toEqual(['이용일', '가맹점', '이용금액 원화', '이용금액 현지']);
+    // Rows are numbered by their <tr> in the page, across tables (the layout table and the one inside it first).
+    expect(table).toMatchObject({ headerRow: 3, rowNumbers: [5, 6, 7] });
     expect(lines.map((l) => [l.date, l.description, l.amount, l.currency, l.originalAmount])).toEqual([
       ['2026-05-14', 'AMAZON', 16520, 'USD', '12.34'],
       ['2026-05-15', '스타벅스', 5600, null, null],

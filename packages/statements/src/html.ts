@@ -22,9 +22,11 @@ export function readHtml(
     comment: false,
     blockTextElements: { script: false, style: false, noscript: false },
   });
+  // A row's number is its <tr>'s ordinal in the page, across tables, as the page opened in Excel numbers it.
+  const ordinals = new Map(root.querySelectorAll('tr').map((tr, i) => [tr, i + 1]));
   const grids = root
     .querySelectorAll('table')
-    .map(tableGrid)
+    .map((table) => tableGrid(table, ordinals))
     .filter((g) => g.rows.length > 0)
     .sort((a, b) => tabularity(b) - tabularity(a));
   if (grids.length === 0) {
@@ -36,7 +38,10 @@ export function readHtml(
   let firstError: unknown = null;
   for (const grid of grids) {
     try {
-      return { format: 'HTML', encoding, delimiter: null, sheet: null, ...locateHeader(grid, fileName, limits) };
+      const located = locateHeader(grid, fileName, limits);
+      // headerRow too counts the page's rows (0-based), not the table's.
+      const headerRow = (grid.rowNumbers[located.headerRow] ?? located.headerRow + 1) - 1;
+      return { format: 'HTML', encoding, delimiter: null, sheet: null, ...located, headerRow };
     } catch (err) {
       if (!(err instanceof StatementError) || err.code === 'TOO_MANY_ROWS') throw err;
       firstError ??= err;
@@ -51,7 +56,7 @@ function tabularity(grid: Grid): number {
 }
 
 /** The table's own rows (not those of tables inside it), spans expanded. */
-function tableGrid(table: HTMLElement): Grid {
+function tableGrid(table: HTMLElement, ordinals: Map<HTMLElement, number>): Grid {
   const trs: HTMLElement[] = [];
   for (const child of table.childNodes as HTMLElement[]) {
     const tag = child.rawTagName?.toLowerCase();
@@ -95,7 +100,7 @@ function tableGrid(table: HTMLElement): Grid {
     carried.delete(r);
     rows.push(Array.from(row, (x) => x ?? ''));
   });
-  return { rows, rowNumbers: rows.map((_, i) => i + 1) };
+  return { rows, rowNumbers: trs.map((tr, i) => ordinals.get(tr) ?? i + 1) };
 }
 
 function span(value: string | undefined): number {

@@ -165,7 +165,7 @@ describe('normalizeRows', () => {
     ]);
   });
 
-  it('reads a foreign bank CSV in its own currency: no won amount, the original amount kept', () => {
+  it('reads a foreign bank CSV in its own currency: no won amount, the original amount kept, the balance as shown', () => {
     const t = table(
       ['Date', 'Description', 'Amount', 'Balance'],
       [
@@ -176,8 +176,8 @@ describe('normalizeRows', () => {
     expect(
       lines(t, { defaultCurrency: 'USD' }).map((l) => [l.type, l.amount, l.currency, l.originalAmount, l.balance]),
     ).toEqual([
-      ['EXPENSE', null, 'USD', '4.50', null],
-      ['INCOME', null, 'USD', '10.00', null],
+      ['EXPENSE', null, 'USD', '4.50', 95.5],
+      ['INCOME', null, 'USD', '10.00', 105.5],
     ]);
   });
 
@@ -268,5 +268,115 @@ describe('installments', () => {
     ['36', null],
   ])('%j → %s', (cell, months) => {
     expect(installments(cell)).toBe(months);
+  });
+});
+
+describe('normalizeRows, settled cases', () => {
+  it('reads a 취소여부 flag (Y) as a cancellation, N or blank as none', () => {
+    const t = table(
+      ['이용일자', '가맹점명', '이용금액', '승인번호', '취소여부'],
+      [
+        ['2026-03-05', '쿠팡', '39,800', '30020419', ''],
+        ['2026-03-07', '쿠팡', '39,800', '30020419', 'Y'],
+        ['2026-03-08', 'GS25', '3,200', '30031205', 'N'],
+      ],
+    );
+    expect(lines(t).map((l) => [l.type, l.amount, l.cancellation])).toEqual([
+      ['EXPENSE', 39800, false],
+      ['EXPENSE', 39800, true],
+      ['EXPENSE', 3200, false],
+    ]);
+  });
+
+  it('skips 소계/합계 rows whose label has a prefix or a count (본인회원 소계 6 건, 합 계 6 건)', () => {
+    const t = table(
+      ['이용일자', '가맹점', '이용금액'],
+      [
+        ['26.02.03', '이마트24', '5600'],
+        ['본인회원  소계 6 건', '', '5600'],
+        ['합 계 6 건', '', '5600'],
+      ],
+    );
+    expect(lines(t).map((l) => l.kind)).toEqual(['TRANSACTION', 'SKIPPED', 'SKIPPED']);
+  });
+
+  it('reads rows with only a foreign amount and its currency: foreign lines, a KRW one local, 취소 a cancellation', () => {
+    const t = table(
+      ['취소구분', '승인일자', '가맹점명', '승인금액(USD)', '현지이용금액', '현지거래통화'],
+      [
+        ['정상', '2026-03-10', 'HOTEL', '213.45', '32,000', 'JPY'],
+        ['정상', '2026-03-15', 'AIRBNB', '148.2', '198,000', 'KRW'],
+        ['취소', '2026-03-16', 'AMAZON', '45.9', '45.90', 'USD'],
+      ],
+    );
+    expect(lines(t).map((l) => [l.type, l.amount, l.currency, l.originalAmount, l.cancellation])).toEqual([
+      ['EXPENSE', null, 'JPY', '32000', false],
+      ['EXPENSE', 198000, null, null, false],
+      ['EXPENSE', null, 'USD', '45.90', true],
+    ]);
+  });
+
+  it('takes the currency a header names for its amount column (Amount (USD)) over the default', () => {
+    const t = table(
+      ['Date', 'Description', 'Amount (USD)'],
+      [
+        ['2026-05-14', 'Coffee', '-4.50'],
+        ['2026-05-14', 'Bagel', '-3.25'],
+        ['2026-05-15', 'Salary', '10.00'],
+      ],
+    );
+    expect(lines(t).map((l) => [l.kind, l.type, l.amount, l.currency, l.originalAmount])).toEqual([
+      ['TRANSACTION', 'EXPENSE', null, 'USD', '4.50'],
+      ['TRANSACTION', 'EXPENSE', null, 'USD', '3.25'],
+      ['TRANSACTION', 'INCOME', null, 'USD', '10.00'],
+    ]);
+  });
+
+  it('reads an OFX TRNTYPE as the direction of an unsigned amount', () => {
+    const t = table(
+      ['DTPOSTED', 'TRNAMT', 'NAME', 'MEMO', 'FITID', 'TRNTYPE'],
+      [
+        ['2026-03-02', '12.50', 'COFFEE', '', '1', 'DEBIT'],
+        ['2026-03-03', '100.00', 'PAYROLL', '', '2', 'CREDIT'],
+      ],
+      { format: 'OFX', currency: 'USD', accountType: 'BANK' },
+    );
+    expect(lines(t).map((l) => [l.type, l.originalAmount, l.cancellation])).toEqual([
+      ['EXPENSE', '12.50', false],
+      ['INCOME', '100.00', false],
+    ]);
+  });
+
+  it("skips a card OFX's bill payment (TRNTYPE PAYMENT, Payment Thank You): a credit that is no refund", () => {
+    const t = table(
+      ['DTPOSTED', 'TRNAMT', 'NAME', 'MEMO', 'FITID', 'TRNTYPE'],
+      [
+        ['2026-03-02', '-64.20', 'WHOLEFDS MKT 10231', '', '1', 'DEBIT'],
+        ['2026-03-05', '64.20', 'WHOLEFDS MKT 10231', '', '2', 'CREDIT'],
+        ['2026-03-20', '500.00', 'Payment Thank You-Mobile', '', '3', 'CREDIT'],
+        ['2026-03-21', '250.00', 'ONLINE TRANSFER', '', '4', 'PAYMENT'],
+      ],
+      { format: 'OFX', currency: 'USD', accountType: 'CARD' },
+    );
+    expect(lines(t).map((l) => [l.kind, l.type, l.cancellation])).toEqual([
+      ['TRANSACTION', 'EXPENSE', false],
+      ['TRANSACTION', 'EXPENSE', true],
+      ['SKIPPED', null, false],
+      ['SKIPPED', null, false],
+    ]);
+  });
+
+  it('marks a fee-only row INVALID and names the fee (롯데카드: only 수수료 990)', () => {
+    const t = table(
+      ['이용일', '이용가맹점', '이용총액', '이번 달 입금하실 금액 원금', '이번 달 입금하실 금액 수수료'],
+      [
+        ['2026.03.04', '세븐일레븐', '2,800원', '2,800', ''],
+        ['2026.03.11', '03월 카드안심서비스', '', '', '990'],
+      ],
+    );
+    const [purchase, fee] = lines(t);
+    expect(purchase).toMatchObject({ kind: 'TRANSACTION', amount: 2800 });
+    expect(fee).toMatchObject({ kind: 'INVALID' });
+    expect(fee!.reason).toContain('990');
   });
 });

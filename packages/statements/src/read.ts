@@ -4,7 +4,7 @@ import { StatementError } from './errors.js';
 import { HEADER_SCAN_ROWS, locateHeader, tooManyRows } from './header.js';
 import { readHtml } from './html.js';
 import { declaredLatin, looksLikeOfx, readOfx } from './ofx.js';
-import type { StatementEncoding, StatementLimits, StatementTable } from './types.js';
+import type { ReadOptions, StatementEncoding, StatementLimits, StatementTable } from './types.js';
 import { readXlsx } from './xlsx.js';
 
 export const DEFAULT_LIMITS: StatementLimits = {
@@ -27,6 +27,7 @@ export async function readStatement(
   bytes: Uint8Array,
   fileName: string,
   limits: Partial<StatementLimits> = {},
+  options: ReadOptions = {},
 ): Promise<StatementTable> {
   const l: StatementLimits = { ...DEFAULT_LIMITS, ...limits };
   if (bytes.length > l.maxBytes) {
@@ -38,7 +39,7 @@ export async function readStatement(
   }
   if (bytes.length === 0)
     throw new StatementError('EMPTY', `${quoted(fileName)} is empty (0 bytes). Download the statement again.`);
-  if (startsWith(bytes, ZIP) || startsWith(bytes, EMPTY_ZIP)) return readXlsx(bytes, fileName, l);
+  if (startsWith(bytes, ZIP) || startsWith(bytes, EMPTY_ZIP)) return readXlsx(bytes, fileName, l, options);
   if (startsWith(bytes, OLE2)) {
     throw new StatementError(
       'LEGACY_XLS',

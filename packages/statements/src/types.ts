@@ -45,6 +45,24 @@ export interface StatementTable {
    * `2026년 05월 이용내역`) or OFX DTSTART/DTEND; YYYY-MM-DD. Gives the year of dates written without one (`05월14일`).
    */
   period?: { from: string; to: string } | null;
+  /**
+   * Addition. XLSX: every sheet whose rows are in `rows`, in the order read (the first is `sheet`): the later ones have
+   * the first's header (삼성카드 splits one card's use over sheets), their rows appended after its rows.
+   */
+  sheets?: string[] | null;
+  /** Addition. XLSX read from more than one sheet: each data row's sheet (parallel to `rows`); null for one sheet. */
+  rowSheets?: string[] | null;
+  /**
+   * Addition. XLSX: visible sheets that hold a table of their own under another header (a 해외이용 sheet beside the
+   * 국내 one), not read: tell the member, and read one with `readStatement(bytes, name, limits, { sheet })`.
+   */
+  otherSheets?: string[] | null;
+}
+
+/** Addition: how to read a file, beyond its bytes. */
+export interface ReadOptions {
+  /** XLSX: the sheet to read first (the member's choice among `otherSheets`); sheets with its header follow it. */
+  sheet?: string;
 }
 
 export interface OfxTransaction {

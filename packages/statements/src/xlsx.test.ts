@@ -121,6 +121,43 @@ describe('readStatement: XLSX', () => {
     expect(table.sheet).toBe('내역');
   });
 
+  it('reads every visible sheet with the same header (일시불 and 할부 sheets) and names those with another', async () => {
+    const header = ['카드번호', '승인일자', '가맹점명', '승인금액(원)', '할부개월'];
+    const bytes = await workbook((wb) => {
+      wb.addWorksheet('안내').addRow(['삼성카드 이용내역 안내']);
+      const lump = wb.addWorksheet('일시불');
+      lump.addRow(header);
+      lump.addRow(['5310-****-****-2219', '2026-03-01', '올리브영', 23400, 0]);
+      lump.addRow(['5310-****-****-2219', '2026-03-02', '김밥천국', 8000, 0]);
+      const abroad = wb.addWorksheet('해외');
+      abroad.addRow(['승인일자', '가맹점명', '현지이용금액', '현지거래통화']);
+      abroad.addRow(['2026-03-10', 'HOTEL', '32,000', 'JPY']);
+      const parts = wb.addWorksheet('할부');
+      parts.addRow(['삼성카드 할부 이용내역']);
+      parts.addRow(header);
+      parts.addRow(['5310-****-****-2219', '2026-03-04', '한샘', 1800000, 6]);
+      const hidden = wb.addWorksheet('raw', { state: 'hidden' });
+      hidden.addRow(header);
+      hidden.addRow(['5310-****-****-2219', '2026-03-04', '한샘', 1800000, 6]);
+    });
+    const { table, lines } = await pipeline(bytes, 'a.xlsx');
+    expect(table).toMatchObject({
+      sheet: '일시불',
+      sheets: ['일시불', '할부'],
+      rowSheets: ['일시불', '일시불', '할부'],
+      rowNumbers: [2, 3, 3],
+      otherSheets: ['해외'],
+    });
+    expect(lines.map((l) => [l.date, l.description, l.amount, l.installmentMonths])).toEqual([
+      ['2026-03-01', '올리브영', 23400, null],
+      ['2026-03-02', '김밥천국', 8000, null],
+      ['2026-03-04', '한샘', 1800000, 6],
+    ]);
+    // The member may pick the other sheet: it is read first, alone (no other sheet has its header).
+    const abroad = await readStatement(bytes, 'a.xlsx', {}, { sheet: '해외' });
+    expect(abroad).toMatchObject({ sheet: '해외', sheets: ['해외'], rowSheets: null, otherSheets: ['일시불', '할부'] });
+  });
+
   it('EMPTY and NO_HEADER for workbooks without transactions', async () => {
     expect((await failure(await workbook((wb) => wb.addWorksheet('s')))).code).toBe('EMPTY');
     const noHeader = await workbook((wb) => wb.addWorksheet('s').addRow(['hello', 'world']));

@@ -79,6 +79,8 @@ writeExpected(
       currency: 2,
       description: 3,
       date: 7,
+      // Transaction Type (Card payment, Transfer) is read as a status column: a reversal there would cancel.
+      status: 8,
     }),
     dateOrder: 'YMD',
   },

@@ -43,8 +43,9 @@ const subHeader = [
   '적립예정 포인트',
 ];
 
+// The two header rows are read as one (the parts named by their group: `이번달 결제금액 원금`), so `headerRow` is the
+// second and the data rows start below it.
 const rows = [
-  row(subHeader, skipped('header continuation row')),
   // An instalment bought in November, billed here in its 4th of 6 months; 무이자, so the fee comes back below.
   row(
     ['25.11.21', CARD, '할부', '삼성전자 디지털프라자 강남', '', 1200000, 6, 4, 200000, 5200, 2, 400000, ''],
@@ -87,7 +88,7 @@ const rows = [
 await writeXlsx(join(dir, 'statement.xlsx'), [
   {
     name: SHEET,
-    rows: [header, ...rows.map((r) => r.cells)],
+    rows: [header, subHeader, ...rows.map((r) => r.cells)],
     numFmt: { 5: '#,##0', 8: '#,##0', 9: '#,##0', 11: '#,##0', 12: '#,##0' },
     widths: [18, 10, 10, 28, 2, 12, 9, 6, 12, 12, 6, 12, 14],
   },
@@ -100,10 +101,12 @@ writeExpected(
     encoding: null,
     delimiter: null,
     sheet: SHEET,
-    headerRow: 0,
+    headerRow: 1,
     mapping: mapping({
       date: 0,
       card: 1,
+      // 구분 (일시불/할부 here) is read as a status column: a 취소 there would cancel.
+      status: 2,
       description: 3,
       amount: 5,
       sign: 'POSITIVE_IS_EXPENSE',
@@ -112,5 +115,5 @@ writeExpected(
     dateOrder: 'YMD',
   },
   rows.map((r) => r.line),
-  rows.map((_, i) => i + 2),
+  rows.map((_, i) => i + 3),
 );

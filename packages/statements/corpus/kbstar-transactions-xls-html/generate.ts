@@ -75,7 +75,8 @@ writeExpected(
     delimiter: null,
     sheet: null,
     headerRow: preamble.length,
-    mapping: mapping({ date: 0, description: 2, withdrawal: 4, deposit: 5, balance: 6 }),
+    // 구분 (입금/출금) is read as a status column: it agrees with the amount columns here; a 취소 there would cancel.
+    mapping: mapping({ date: 0, description: 2, withdrawal: 4, deposit: 5, balance: 6, status: 8 }),
     dateOrder: 'YMD',
   },
   rows.map((r) => r.line),

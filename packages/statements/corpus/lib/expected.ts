@@ -54,7 +54,13 @@ export interface Expected {
   sheet: string | null;
   headerRow: number;
   mapping: ColumnMapping;
+  /** The order the lines are read under (normalizeRows' dateOrder). */
   dateOrder: DateOrder;
+  /**
+   * What proposeMapping must say of the date order, where that is not `dateOrder` alone (the data cannot tell: null
+   * with the candidates to ask between). Absent: `{ dateOrder, candidates: [dateOrder] }`.
+   */
+  proposal?: { dateOrder: DateOrder | null; candidates: DateOrder[] };
   lines: StatementLine[];
 }
 
@@ -156,6 +162,17 @@ export function writeExpected(
     ...head,
     lines: lines.map((line, index) => ({ index, rowNumber: rowNumbers[index] as number, ...line })),
   };
-  writeFileSync(join(dir, 'expected.json'), `${JSON.stringify(expected, null, 2)}\n`);
+  writeFileSync(join(dir, 'expected.json'), `${json(expected)}\n`);
   return expected;
+}
+
+const SCALAR = String.raw`(?:"[^"\n]*"|-?\d[\d.]*|null|true|false)`;
+const SCALAR_ARRAY = new RegExp(String.raw`\[\n\s+(${SCALAR}(?:,\n\s+${SCALAR})*)\n\s*\]`, 'g');
+
+/** JSON as the repository's formatter writes it: two spaces, an array of scalars on one line. */
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    SCALAR_ARRAY,
+    (_, items: string) => `[${items.split(/,\n\s+/).join(', ')}]`,
+  );
 }

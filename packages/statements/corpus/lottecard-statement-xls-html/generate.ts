@@ -40,9 +40,8 @@ const detailHeader: HtmlRow[] = [
   [th('원금'), th('수수료')],
 ];
 
+// The two header rows are read as one (`이번 달 입금하실 금액 원금`, `… 수수료`): `headerRow` is the second.
 const rows = [
-  // The second header row is the first row after the header: it names the parts of the split column.
-  row<string | HtmlCell>(detailHeader[1] as HtmlCell[], skipped('header continuation row')),
   // A 10-month instalment from February in its 2nd month. 이용총액 carries a thousands separator and 원.
   row<string | HtmlCell>(
     ['2026.02.11', MINE, '한샘몰', '960,000원', '2', '10', '96,000', '', '', '무이자할부', '7,320', '768,000'],
@@ -76,10 +75,10 @@ const rowNumbers = writeHtmlXls(
   {
     title: '이용대금명세서',
     charset: 'utf-8',
-    tables: [{ rows: summary }, { rows: [detailHeader[0] as HtmlRow, ...rows.map((r) => r.cells)] }],
+    tables: [{ rows: summary }, { rows: [...detailHeader, ...rows.map((r) => r.cells)] }],
   },
   'UTF-8',
-  { table: 1, headerRows: 1 },
+  { table: 1, headerRows: 2 },
 );
 
 writeExpected(
@@ -89,7 +88,7 @@ writeExpected(
     encoding: 'UTF-8',
     delimiter: null,
     sheet: null,
-    headerRow: summary.length,
+    headerRow: summary.length + 1,
     mapping: mapping({
       date: 0,
       card: 1,

@@ -48,11 +48,11 @@ const rows = [
       '-342.50',
       '8105.30',
     ],
-    sek('out', '2026-03-12', 'ICA NARA SODER', '342.50', 8105.3),
+    sek('out', '2026-03-11', 'ICA NARA SODER', '342.50', 8105.3),
   ),
   row(
     ['2', ...account, '2026-03-09', '2026-03-08', '2026-03-09', 'SL ACCESS', 'SL ACCESS', '-39.00', '8447.80'],
-    sek('out', '2026-03-09', 'SL ACCESS', '39.00', 8447.8),
+    sek('out', '2026-03-08', 'SL ACCESS', '39.00', 8447.8),
   ),
   row(
     ['3', ...account, '2026-03-06', '2026-03-06', '2026-03-06', 'Swish', 'Swish från LEE SOYEON', '450.00', '8486.80'],
@@ -60,7 +60,7 @@ const rows = [
   ),
   row(
     ['4', ...account, '2026-03-03', '2026-03-02', '2026-03-03', 'SYSTEMBOLAGET', 'SYSTEMBOLAGET', '-189.00', '8036.80'],
-    sek('out', '2026-03-03', 'SYSTEMBOLAGET', '189.00', 8036.8),
+    sek('out', '2026-03-02', 'SYSTEMBOLAGET', '189.00', 8036.8),
   ),
 ];
 
@@ -80,7 +80,8 @@ writeExpected(
     headerRow: 0,
     mapping: mapping({
       currency: 4,
-      date: 5,
+      // Transaktionsdag, the day of the purchase, as for every shape with several date columns (see the README).
+      date: 6,
       description: 9,
       amount: 10,
       sign: 'NEGATIVE_IS_EXPENSE',

@@ -61,7 +61,8 @@ writeExpected(
     delimiter: null,
     sheet: SHEET,
     headerRow: title.length,
-    mapping: mapping({ date: 0, description: 1, amount: 5, sign: 'NEGATIVE_IS_EXPENSE', balance: 6 }),
+    // 거래 유형 (체크카드, 입금, 자동이체) is read as a status column: a 취소 there would cancel. 계좌번호 is not the card.
+    mapping: mapping({ date: 0, description: 1, status: 2, amount: 5, sign: 'NEGATIVE_IS_EXPENSE', balance: 6 }),
     dateOrder: 'YMD',
   },
   rows.map((r) => r.line),

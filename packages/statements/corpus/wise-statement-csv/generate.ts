@@ -199,8 +199,10 @@ writeExpected(
       description: 4,
       balance: 6,
     }),
-    // The data cannot tell: proposeMapping must answer dateOrder null with candidates DMY and MDY (see SOURCE.md).
+    // The data cannot tell: proposeMapping must answer dateOrder null with candidates DMY and MDY (see SOURCE.md);
+    // the lines are read under DMY, the true order, which the member confirms.
     dateOrder: 'DMY',
+    proposal: { dateOrder: null, candidates: ['DMY', 'MDY'] },
   },
   rows.map((r) => r.line),
   rowNumbers,

@@ -66,7 +66,8 @@ writeExpected(
     delimiter: null,
     sheet: null,
     headerRow: preamble.length,
-    mapping: mapping({ date: 1, description: 3, withdrawal: 4, deposit: 5, balance: 6 }),
+    // 적요 beside 기재내용 is read as a status column (the parser's rule for a bank's 적요): 출금취소 there would cancel.
+    mapping: mapping({ date: 1, description: 3, withdrawal: 4, deposit: 5, balance: 6, status: 2 }),
     dateOrder: 'YMD',
   },
   rows.map((r) => r.line),
