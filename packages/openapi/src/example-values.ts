@@ -503,6 +503,7 @@ export const valuesInContext: Record<string, ExampleValue> = {
   'Import.headerRow': 2,
   'Import.header': ['이용일자', '가맹점명', '이용금액', '승인번호'],
   'Import.dateOrder': 'YMD',
+  'Import.currency': 'KRW',
   'Import.dateOrderCandidates': ['YMD'],
   'Import.accountId': 12,
   'Import.profile': { id: 3, name: '신한카드 이용내역' },

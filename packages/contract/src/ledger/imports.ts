@@ -103,6 +103,7 @@ export const ImportSchema = z.object({
   header: z.array(text()),
   mapping: ColumnMappingSchema,
   dateOrder: DateOrderSchema,
+  currency: CurrencySchema.describe('The currency of amounts the file names none for'),
   dateOrderCandidates: z
     .array(DateOrderSchema)
     .describe('Date orders the file could be read in; more than one when the data cannot tell (the member chooses)'),
@@ -162,6 +163,9 @@ const RowIndexSchema = z.number().int().min(0).max(99_999);
 export const AdjustImportRequestSchema = z.object({
   mapping: ColumnMappingSchema.optional(),
   dateOrder: DateOrderSchema.optional(),
+  currency: CurrencySchema.optional().describe(
+    'The currency of amounts in a file that names none (a foreign bank’s CSV without a currency column); default KRW',
+  ),
   accountId: IdSchema.nullable().optional().describe('The wallet the rows go to; null for none'),
   exclude: uniqueArray(z.array(RowIndexSchema).max(50_000), 'rows must be unique')
     .optional()

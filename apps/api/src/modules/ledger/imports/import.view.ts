@@ -30,6 +30,7 @@ export function importView(row: StatementImport, undoableUntil: Date | null): Im
     header: reading.header,
     mapping: settings.mapping as ColumnMapping,
     dateOrder: settings.dateOrder as DateOrder,
+    currency: settings.currency ?? 'KRW',
     dateOrderCandidates: settings.candidates as DateOrder[],
     accountId: settings.accountId,
     profile: settings.profile,

@@ -59,6 +59,8 @@ export interface StatementImportsDeps {
 export interface ImportSettings {
   mapping: ColumnMapping;
   dateOrder: DateOrder;
+  /** The currency of amounts the file names none for (`KRW` unless the member chose another). */
+  currency?: string;
   candidates: DateOrder[];
   accountId: number | null;
   excluded: number[];
@@ -163,7 +165,7 @@ export class StatementImportsService {
   private read(
     bytes: Buffer,
     fileName: string,
-    settings?: { mapping: ColumnMapping; dateOrder: DateOrder },
+    settings?: { mapping: ColumnMapping; dateOrder: DateOrder; currency?: string | undefined },
   ): Promise<StatementRead> {
     const referenceDate = dateIn(this.deps.timeZone, this.deps.clock.now());
     return this.deps.reader.read({
@@ -171,6 +173,7 @@ export class StatementImportsService {
       fileName,
       referenceDate,
       ...(settings ? { mapping: settings.mapping, dateOrder: settings.dateOrder } : {}),
+      ...(settings?.currency ? { currency: settings.currency } : {}),
     });
   }
 
@@ -223,7 +226,9 @@ export class StatementImportsService {
     if (request.accountId) await this.assertWallet(memberId, request.accountId);
     const settings = adjustedSettings(before, request);
     const rereads =
-      request.mapping !== undefined || (request.dateOrder !== undefined && request.dateOrder !== before.dateOrder);
+      request.mapping !== undefined ||
+      (request.dateOrder !== undefined && request.dateOrder !== before.dateOrder) ||
+      (request.currency !== undefined && request.currency !== (before.currency ?? 'KRW'));
     const lines = rereads
       ? (await this.read(current.fileBytes!, current.fileName, settings)).lines
       : (await repository.rowsOf(this.deps.db, memberId, id)).map((row) => row.line as StatementLine);
@@ -633,6 +638,7 @@ function adjustedSettings(before: ImportSettings, request: AdjustImportRequest):
     ...before,
     mapping: request.mapping ?? before.mapping,
     dateOrder: request.dateOrder ?? before.dateOrder,
+    currency: request.currency ?? before.currency ?? 'KRW',
     accountId: request.accountId === undefined ? before.accountId : request.accountId,
     excluded: [...excluded].sort((a, b) => a - b),
     choices: [...choices].sort(([a], [b]) => a - b),

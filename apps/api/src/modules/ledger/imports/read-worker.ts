@@ -20,6 +20,8 @@ export interface ReadTask {
   dateOrder?: DateOrder;
   /** Today in the ledger's calendar: the year of dates a file writes without one, when it names no period. */
   referenceDate: string;
+  /** The currency of amounts in a file that names none (the won unless the member says otherwise). */
+  currency?: string;
 }
 
 /** How the file was read (what the import keeps of the table). */
@@ -46,7 +48,7 @@ export type ReadOutcome =
 export default async function read(task: ReadTask): Promise<ReadOutcome> {
   try {
     const table = await readStatement(task.bytes, task.fileName);
-    const proposal = proposeMapping(table);
+    const proposal = proposeMapping(table, { referenceDate: task.referenceDate });
     const mapping = task.mapping ?? proposal.mapping;
     const dateOrder = task.dateOrder ?? proposal.dateOrder ?? proposal.candidates[0] ?? 'YMD';
     const { format, encoding, delimiter, sheet, headerRow, header } = table;
@@ -56,7 +58,11 @@ export default async function read(task: ReadTask): Promise<ReadOutcome> {
       proposal: { mapping: proposal.mapping, dateOrder: proposal.dateOrder, candidates: proposal.candidates },
       mapping,
       dateOrder,
-      lines: normalizeRows(table, mapping, { dateOrder, defaultCurrency: 'KRW', referenceDate: task.referenceDate }),
+      lines: normalizeRows(table, mapping, {
+        dateOrder,
+        defaultCurrency: task.currency ?? 'KRW',
+        referenceDate: task.referenceDate,
+      }),
     };
   } catch (error) {
     if (error instanceof StatementError) return { ok: false, code: error.code, message: error.message };
