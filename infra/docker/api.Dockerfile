@@ -36,6 +36,7 @@ COPY packages/db/package.json packages/db/
 COPY packages/domain/package.json packages/domain/
 COPY packages/membership/package.json packages/membership/
 COPY packages/openapi/package.json packages/openapi/
+COPY packages/statements/package.json packages/statements/
 COPY packages/telemetry/package.json packages/telemetry/
 COPY packages/testing/package.json packages/testing/
 COPY infra/local/package.json infra/local/

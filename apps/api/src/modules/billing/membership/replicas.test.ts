@@ -32,19 +32,11 @@ const MONTHLY = 'premium_monthly';
 const SEND_IT_QUEUE = '__pgboss__send-it';
 const MANUAL_EXPIRY_RUNS = 6;
 
-/** Every schedule of the worker, every minute: each comes due while the file runs, on both workers. */
+/** Every schedule of the worker (each variable of its environment named *_CRON), every minute: each comes due while the file runs, on both workers. */
 const EVERY_MINUTE = Object.fromEntries(
-  [
-    'SESSION_CLEANUP_CRON',
-    'IDEMPOTENCY_CLEANUP_CRON',
-    'RECURRING_POSTING_CRON',
-    'SYNC_TOMBSTONE_CLEANUP_CRON',
-    'BOARD_IMAGE_CLEANUP_CRON',
-    'MEMBERSHIP_EXPIRY_CRON',
-    'STORE_VOIDED_POLL_CRON',
-    'STORE_RETRY_CRON',
-    'STORE_INBOX_SWEEP_CRON',
-  ].map((name) => [name, '* * * * *']),
+  Object.keys(loadWorkerEnv({ DATABASE_URL: 'postgres://127.0.0.1/schedules', BILLING_PRODUCTS: PRODUCTS }))
+    .filter((name) => name.endsWith('_CRON'))
+    .map((name) => [name, '* * * * *']),
 );
 
 interface LogEntry {
