@@ -182,6 +182,26 @@ describe('docs/configuration.md', () => {
     }
   });
 
+  it('shows DATABASE_URL as the schemas take it: one host, or several with their session attributes (FO33)', () => {
+    const line = page.split('\n').find((candidate) => candidate.startsWith('| `DATABASE_URL` '));
+    const examples = (line?.match(/`postgres(?:ql)?:\/\/[^`]+`/g) ?? []).map((example) => example.slice(1, -1));
+    expect(examples.some((url) => url.includes(',') && url.includes('target_session_attrs=read-write'))).toBe(true);
+    expect(examples.some((url) => !url.includes(','))).toBe(true);
+    for (const app of apps) {
+      for (const url of examples)
+        expect(schemas[app].DATABASE_URL!.safeParse(url).success, `${app}: ${url}`).toBe(true);
+      // What the row says stops the app: each value refused, naming nothing but the problem.
+      for (const bad of [
+        examples.find((url) => url.includes(','))!.replace('read-write', 'standby'),
+        'postgres://nestegg:se@cret@db1,db2/nestegg',
+        'postgres://nestegg@db1:5432,,db2/nestegg',
+        'postgres://nestegg@db1:70000/nestegg',
+      ]) {
+        expect(schemas[app].DATABASE_URL!.safeParse(bad).success, `${app}: ${bad}`).toBe(false);
+      }
+    }
+  });
+
   it('is the list infra/.env.example covers', async () => {
     const example = await read('infra/.env.example');
     // `NAME=` or `NAME_FILE=`, set or commented out.

@@ -1,5 +1,5 @@
 import { databaseTimeoutOptions } from '@nestegg/config';
-import { createDb, type Database } from '@nestegg/db';
+import { createDb, type Database, openJobEngineDatabase } from '@nestegg/db';
 import { JOB_SCHEMA } from '@nestegg/db/migrate';
 import { type Clock, systemClock } from '@nestegg/domain';
 import {
@@ -86,13 +86,17 @@ export async function startWorker(env: WorkerEnv, logger: Logger, options: Worke
     ...databaseTimeoutOptions(env),
     ...(tracing ? { tracer: tracing.tracer } : {}),
   });
-  const boss = new PgBoss({
-    connectionString: env.DATABASE_URL,
-    schema: JOB_SCHEMA,
+  // The job engine's own pool on the same URL and driver, so it follows a failover as the app's pool does (FO33).
+  const jobs = openJobEngineDatabase(env.DATABASE_URL, {
     max: env.JOBS_POOL_SIZE,
+    applicationName: 'nestegg-billing-worker-jobs',
+    ...databaseTimeoutOptions(env),
+  });
+  const boss = new PgBoss({
+    db: jobs.db,
+    schema: JOB_SCHEMA,
     migrate: false,
     createSchema: false,
-    application_name: 'nestegg-billing-worker-jobs',
     useListenNotify: true,
     ...options.boss,
   });
@@ -100,7 +104,7 @@ export async function startWorker(env: WorkerEnv, logger: Logger, options: Worke
   try {
     await boss.start();
   } catch (error) {
-    await database.close();
+    await Promise.all([database.close(), jobs.close()]);
     throw new Error(`the job engine did not start (has the migrate step run?): ${(error as Error).message}`);
   }
 
@@ -142,7 +146,7 @@ export async function startWorker(env: WorkerEnv, logger: Logger, options: Worke
     async stop() {
       await inbox.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
-      await database.close();
+      await Promise.all([database.close(), jobs.close()]);
     },
   };
 }

@@ -5,15 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   cronExpression,
+  httpUrl,
   InvalidEnvironmentError,
   isCronExpression,
   loadEnvironment,
+  postgresUrl,
+  redisUrl,
   requireWholeGroups,
   timeZone,
 } from './index.js';
 
 const shape = {
-  DATABASE_URL: z.string().url(),
+  DATABASE_URL: postgresUrl,
   CRON: cronExpression('17 3 * * *'),
   ZONE: timeZone(),
   IDP_CLIENT_ID: z.string().optional(),
@@ -66,6 +69,21 @@ describe('environment loading', () => {
       'IDP_KEYS_URL: required because IDP_CLIENT_ID is set (the provider needs all of IDP_CLIENT_ID, IDP_KEYS_URL, or none)',
     ]);
     expect(issuesOf({ DATABASE_URL: 'postgres://x@h/db' })).toEqual([]);
+  });
+
+  it('takes a DATABASE_URL naming several hosts, and names the variable for one it cannot use (decision FO33)', () => {
+    const multiHost = 'postgres://u@127.0.0.1:5432,127.0.0.1:5433/db?target_session_attrs=read-write';
+    expect(load({ DATABASE_URL: multiHost }).DATABASE_URL).toBe(multiHost);
+    expect(load({ DATABASE_URL: 'postgresql://u@[::1]:5432,db2/db' }).DATABASE_URL).toContain('db2');
+    // Each was a TypeError thrown out of the validation (`new URL()` in a refinement), with a stack trace.
+    expect(issuesOf({ DATABASE_URL: 'postgres://u@h1:5432,h2:5433/db?target_session_attrs=standby' })).toEqual([
+      'DATABASE_URL: target_session_attrs=standby: the apps write, so it is read-write (the default with several hosts) or primary',
+    ]);
+    expect(issuesOf({ DATABASE_URL: 'db.internal:5432' })).toEqual([
+      'DATABASE_URL: expected a postgres:// or postgresql:// URL',
+    ]);
+    const refined = z.object({ REDIS_URL: redisUrl, PUBLIC_URL: httpUrl });
+    expect(refined.safeParse({ REDIS_URL: 'redis//x', PUBLIC_URL: 'example.com' }).success).toBe(false);
   });
 
   it('checks cron expressions field by field', () => {

@@ -1,3 +1,4 @@
+import { databaseUrlProblem } from '@nestegg/db/url';
 import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
 
@@ -31,18 +32,32 @@ export const commaList = z
       .filter(Boolean),
   );
 
-export const postgresUrl = z
-  .string()
-  .url()
-  .refine((value) => /^postgres(ql)?:$/.test(new URL(value).protocol), 'expected a postgres:// URL');
+/** The scheme of `value`, or '' when it is no URL (a refinement runs after `.url()` failed: it must not throw). */
+function protocolOf(value: string): string {
+  try {
+    return new URL(value).protocol;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A PostgreSQL URL as libpq writes it: one host or several (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=
+ * read-write`), read by `@nestegg/db` as every process connects (decision FO33). What it cannot use is an issue naming
+ * the variable, never a thrown error.
+ */
+export const postgresUrl = z.string().superRefine((value, context) => {
+  const problem = databaseUrlProblem(value);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
 export const redisUrl = z
   .string()
   .url()
-  .refine((value) => /^rediss?:$/.test(new URL(value).protocol), 'expected a redis:// or rediss:// URL');
+  .refine((value) => /^rediss?:$/.test(protocolOf(value)), 'expected a redis:// or rediss:// URL');
 export const httpUrl = z
   .string()
   .url()
-  .refine((value) => /^https?:$/.test(new URL(value).protocol), 'expected an http(s) URL');
+  .refine((value) => /^https?:$/.test(protocolOf(value)), 'expected an http(s) URL');
 
 export function isTimeZone(zone: string): boolean {
   try {

@@ -32,7 +32,10 @@ export class DatabaseUnreachableError extends Error {
  * Codes meaning the server cannot be reached or is going away, not that the statement was wrong: socket
  * errors, postgres.js's own connection codes, SQLSTATE class 08 (connection exception), 57P01 admin
  * shutdown, 57P02 crash shutdown, 57P03 cannot connect now (starting up or shutting down), 53300 too many
- * connections, and 57014 query canceled (the statement timeout: the database did not answer in time).
+ * connections, and 57014 query canceled (the statement timeout: the database did not answer in time). And a
+ * failover's (decision FO33): no listed host was writable (`CONNECTION_TARGET_SESSION_ATTRS`, from the driver's
+ * patch), and 25006 read_only_sql_transaction, a write that reached a server turned read-only (a standby, a primary
+ * being demoted); the driver replaces that connection.
  */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -50,6 +53,7 @@ const UNAVAILABLE_CODES = new Set([
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
   'CONNECT_TIMEOUT',
+  'CONNECTION_TARGET_SESSION_ATTRS',
   'CONNECTION_ACQUIRE_TIMEOUT',
   'DATABASE_UNREACHABLE',
   '57P01',
@@ -57,6 +61,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P03',
   '53300',
   '57014',
+  '25006',
 ]);
 
 /** True when `error` (or an error it wraps, as drizzle's "Failed query" wraps the driver's) says the database is away. */
@@ -73,7 +78,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-/** The server was not reached at all (not a statement error, a statement timeout or our own refusal). */
+/**
+ * The server was not reached at all (not a statement error, a statement timeout, a read-only server's refusal or our
+ * own refusal).
+ */
 function isConnectionFailure(error: unknown): boolean {
   if (!isDatabaseUnavailable(error)) return false;
   const codes: unknown[] = [];
@@ -83,7 +91,8 @@ function isConnectionFailure(error: unknown): boolean {
     if (codes.length > 5) break;
   }
   return !codes.some(
-    (code) => code === '57014' || code === 'CONNECTION_ACQUIRE_TIMEOUT' || code === 'DATABASE_UNREACHABLE',
+    (code) =>
+      code === '57014' || code === '25006' || code === 'CONNECTION_ACQUIRE_TIMEOUT' || code === 'DATABASE_UNREACHABLE',
   );
 }
 

@@ -3,6 +3,7 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { ConnectionGate, cappedBackoff, gatedClient, lifetimeBetween } from './availability';
 import { activeCommitHook, type CommitHook, mayWrite } from './commit-hook';
+import { driverHostOptions } from './database-url';
 import { inShape, lazyQuery, type PendingQuery } from './lazy-query';
 import * as schema from './schema/index';
 import { tracedQuery } from './tracing';
@@ -133,8 +134,16 @@ function autoCommitWithHook(
   );
 }
 
+/**
+ * Opens the pool on `url`, one host or several (`postgres://u@h1,h2/db`): with several, a connection is opened on the
+ * first host of the list that is writable (`target_session_attrs`, read-write unless the URL says primary), and a new
+ * one tries them again, so after a failover the pool reaches the promoted standby by itself (decision FO33). Throws
+ * `DatabaseUrlError` for a URL it cannot use.
+ */
 export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
   const sql = postgres(url, {
+    // Host arrays: postgres.js takes them (its types say one host).
+    ...(driverHostOptions(url) as object),
     max: options.max ?? 10,
     idle_timeout: options.idleTimeout ?? 30,
     connect_timeout: options.connectTimeout ?? 10,

@@ -14,6 +14,13 @@ export {
   type Transaction,
 } from './client';
 export { type CommitHook, runWithCommitHook, runWithoutCommitHook } from './commit-hook';
+export {
+  type DatabaseUrl,
+  DatabaseUrlError,
+  databaseUrlProblem,
+  parseDatabaseUrl,
+} from './database-url';
+export { type JobEngineDatabase, openJobEngineDatabase } from './job-engine';
 export { type RawSelect, rawSelect } from './raw-select';
 export * from './schema/index';
 export * as schema from './schema/index';

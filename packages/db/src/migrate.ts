@@ -7,6 +7,8 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import { PgBoss } from 'pg-boss';
 import postgres from 'postgres';
+import { driverHostOptions } from './database-url';
+import { openJobEngineDatabase } from './job-engine';
 
 /** Schema of the job engine (pg-boss) the billing worker runs on; installed and upgraded here, not by the worker. */
 export const JOB_SCHEMA = 'pgboss';
@@ -91,22 +93,26 @@ export function migrationFingerprint(folder = migrationsFolder()): string {
  * schema). The worker then starts with `migrate: false` and needs no DDL rights.
  */
 async function installJobSchema(url: string): Promise<void> {
+  // On postgres.js, as the worker's engine: node-postgres knows one host only (decision FO33).
+  const jobs = openJobEngineDatabase(url, { max: 1, applicationName: 'nestegg-migrate' });
   const boss = new PgBoss({
-    connectionString: url,
+    db: jobs.db,
     schema: JOB_SCHEMA,
-    max: 1,
     migrate: true,
     createSchema: true,
     supervise: false,
     schedule: false,
-    application_name: 'nestegg-migrate',
   });
   let failure: unknown;
   boss.on('error', (error) => {
     failure ??= error;
   });
-  await boss.start();
-  await boss.stop({ graceful: false, close: true });
+  try {
+    await boss.start();
+    await boss.stop({ graceful: false, close: true });
+  } finally {
+    await jobs.close();
+  }
   if (failure) throw failure;
 }
 
@@ -137,11 +143,11 @@ async function ensureJobSchema(sql: postgres.Sql, url: string, log: MigrateOptio
 /**
  * Applies every pending migration to the database at `url` over a single connection, then installs or
  * upgrades the job engine's schema when it is missing or older. Concurrent callers on the same database are
- * serialised with an advisory lock.
+ * serialised with an advisory lock. `url` may name several hosts: the writable one is migrated (decision FO33).
  */
 export async function migrateDatabase(url: string, options: MigrateOptions = {}): Promise<void> {
   const folder = options.migrationsFolder ?? migrationsFolder();
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const sql = postgres(url, { ...(driverHostOptions(url) as object), max: 1, onnotice: () => {} });
   try {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
     try {

@@ -34,12 +34,13 @@ export interface ProcessFaultPolicy {
   uninstall(): void;
 }
 
-/** postgres.js's own connection errors (`Errors.connection`). */
+/** postgres.js's own connection errors (`Errors.connection`; the last is our patch's, decision FO33). */
 const DRIVER_CONNECTION_CODES = new Set([
   'CONNECTION_CLOSED',
   'CONNECTION_DESTROYED',
   'CONNECTION_ENDED',
   'CONNECT_TIMEOUT',
+  'CONNECTION_TARGET_SESSION_ATTRS',
 ]);
 /** Socket errors, recoverable only on a query the driver rejected (it marks those with `query`). */
 const SOCKET_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);

@@ -250,6 +250,9 @@ describe('isDatabaseUnavailable', () => {
       '57P03',
       '08006',
       '57014',
+      // A failover (FO33): no listed host writable; a write refused by a server turned read-only.
+      'CONNECTION_TARGET_SESSION_ATTRS',
+      '25006',
     ]) {
       expect(isDatabaseUnavailable(wrapped({ code })), code).toBe(true);
       expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code })), code).toBe(true);

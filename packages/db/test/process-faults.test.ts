@@ -59,6 +59,10 @@ describe('isDatabaseConnectionFault', () => {
     expect(isDatabaseConnectionFault(endedError)).toBe(true);
     // as drizzle rejects it
     expect(isDatabaseConnectionFault(new Error('Failed query: select 1', { cause: endedError }))).toBe(true);
+    // no host of several writable (the driver's patch, decision FO33)
+    expect(isDatabaseConnectionFault(Object.assign(new Error('x'), { code: 'CONNECTION_TARGET_SESSION_ATTRS' }))).toBe(
+      true,
+    );
   });
 
   it('recognises a server going away, not other server errors', () => {

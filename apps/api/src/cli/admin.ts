@@ -204,7 +204,15 @@ async function run(args: string[]): Promise<void> {
   }
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'CONNECT_TIMEOUT']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ETIMEDOUT',
+  'CONNECT_TIMEOUT',
+  // Several hosts, none writable (a failover under way, decision FO33).
+  'CONNECTION_TARGET_SESSION_ATTRS',
+]);
 const isUnreachable = (error: unknown): boolean =>
   error instanceof Error && UNREACHABLE.has(String((error as { code?: unknown }).code));
 

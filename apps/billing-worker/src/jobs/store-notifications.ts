@@ -94,10 +94,16 @@ export class StoreInbox {
         );
       },
     );
-    const listening = await this.deps.sql.listen(STORE_INBOX_CHANNEL, (payload) => {
-      this.remember(payload);
-      void this.dispatch();
-    });
+    const listening = await this.deps.sql.listen(
+      STORE_INBOX_CHANNEL,
+      (payload) => {
+        this.remember(payload);
+        void this.dispatch();
+      },
+      // Listening anew after its connection closed (a restart, a failover, decision FO33): wake-ups sent meanwhile
+      // were not heard, so dispatch now instead of at the next sweep.
+      () => void this.dispatch(),
+    );
     this.unlisten = listening.unlisten;
     await this.dispatch();
   }

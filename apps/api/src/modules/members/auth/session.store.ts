@@ -204,11 +204,14 @@ export class SessionStore {
     if (this.redis) {
       this.redis.on('close', () => this.distrustCache());
       this.redis.on('ready', () => void this.drain());
-      const listening = await this.deps.sql.listen(DISTRUST_CHANNEL, () => {
+      const distrustAndDrain = () => {
         this.distrustCache();
         // A drain already running may have read the outbox before the change committed: drain once more.
         void this.drain().then(() => (this.cacheTrusted ? undefined : this.drain()));
-      });
+      };
+      // Called again each time the driver listens anew (its connection closed: a restart, a failover to a standby,
+      // decision FO33): a distrust told meanwhile was not heard, so distrust until a drain reads the outbox.
+      const listening = await this.deps.sql.listen(DISTRUST_CHANNEL, distrustAndDrain, distrustAndDrain);
       this.unlisten = listening.unlisten;
     }
     this.drainTimer = setInterval(() => void this.drain(), DRAIN_INTERVAL_MS);
