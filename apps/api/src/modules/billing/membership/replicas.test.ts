@@ -44,6 +44,7 @@ const EVERY_MINUTE = Object.fromEntries(
     'STORE_VOIDED_POLL_CRON',
     'STORE_RETRY_CRON',
     'STORE_INBOX_SWEEP_CRON',
+    'APPSTORE_HISTORY_CRON',
   ].map((name) => [name, '* * * * *']),
 );
 
