@@ -170,7 +170,7 @@ describe('App Store notifications processed by the worker', () => {
     expect(await membershipOf(handle.db, who)).toMatchObject({ plan: 'PREMIUM', planAutoRenew: true });
   });
 
-  it('DID_CHANGE_RENEWAL_PREF: an upgrade takes effect at once, a downgrade at the next renewal', async () => {
+  it('DID_CHANGE_RENEWAL_PREF: an upgrade (or a crossgrade of the same length) at once, a downgrade at the next renewal', async () => {
     const who = await subscriber();
     const yearEnd = days(365);
     apple.renew(who.id, yearEnd, YEARLY);
@@ -181,6 +181,19 @@ describe('App Store notifications processed by the worker', () => {
     await notify('DID_CHANGE_RENEWAL_PREF', who.id, 'DOWNGRADE');
     expect(await membershipOf(handle.db, who)).toMatchObject({ planProduct: 'premium_yearly', planExpiresAt: yearEnd });
     expect((await purchaseOf(who.id))!.raw).toMatchObject({ nextStoreProductId: MONTHLY });
+
+    // Changed back (no subtype): nothing waits any more; changed again and renewed: the new product from then.
+    apple.update(who.id, { autoRenewProductId: YEARLY });
+    await notify('DID_CHANGE_RENEWAL_PREF', who.id);
+    expect((await purchaseOf(who.id))!.raw).toMatchObject({ nextStoreProductId: null });
+    apple.update(who.id, { autoRenewProductId: MONTHLY });
+    const monthEnd = days(395);
+    apple.renew(who.id, monthEnd);
+    await notify('DID_RENEW', who.id);
+    expect(await membershipOf(handle.db, who)).toMatchObject({
+      planProduct: 'premium_monthly',
+      planExpiresAt: monthEnd,
+    });
   });
 
   it('REFUND revokes at once; REFUND_REVERSED gives it back', async () => {

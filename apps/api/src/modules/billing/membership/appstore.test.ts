@@ -298,7 +298,11 @@ describe('POST /api/billing/appstore/notifications', () => {
     const id = apple.subscribe(APPLE_MONTHLY);
     const forged = await apple.notification('DID_RENEW', id, undefined, { foreignChain: true });
     const forgedInside = await apple.notification('DID_RENEW', id, undefined, { innerForeignChain: true });
-    for (const { signedPayload } of [forged, forgedInside, { signedPayload: 'not.a.jws' }]) {
+    // Signed by Apple's chain, but for another app: Apple's library refuses it before handing it over.
+    const otherApp = await apple.notification('DID_RENEW', id, undefined, {
+      claims: { data: { appAppleId: apple.appAppleId, bundleId: 'com.someone.else', environment: 'Production' } },
+    });
+    for (const { signedPayload } of [forged, forgedInside, otherApp, { signedPayload: 'not.a.jws' }]) {
       problemOf(
         await anonymous.billing.appStoreNotification({ body: { signedPayload } }),
         401,
