@@ -88,7 +88,30 @@ describe('the App Store through Apple’s library', () => {
       store.outage = null;
     }
     const online = gatewayFor(store, { APPSTORE_ONLINE_CHECKS: 'true' });
-    await expect(online.verifyTransaction(await store.signedTransaction(id))).rejects.toThrow(StoreUnavailableError);
+    store.ocsp = 'unavailable';
+    try {
+      await expect(online.verifyTransaction(await store.signedTransaction(id))).rejects.toThrow(StoreUnavailableError);
+    } finally {
+      store.ocsp = 'good';
+    }
     expect(store.calls.ocsp).toBeGreaterThan(0);
+  });
+
+  it('with online checks, the certificates’ revocation status is asked (OCSP): good passes, revoked does not', async () => {
+    const id = store.subscribe('app.nestegg.premium.monthly');
+    const before = store.calls.ocsp;
+    const online = gatewayFor(store, { APPSTORE_ONLINE_CHECKS: 'true' });
+    await expect(online.verifyTransaction(await store.signedTransaction(id))).resolves.toMatchObject({
+      transaction: { originalTransactionId: id },
+    });
+    // The leaf and the intermediate, each asked of the responder its issuer delegated to.
+    expect(store.calls.ocsp - before).toBeGreaterThanOrEqual(2);
+    store.ocsp = 'revoked';
+    try {
+      const fresh = gatewayFor(store, { APPSTORE_ONLINE_CHECKS: 'true' });
+      await expect(fresh.verifyTransaction(await store.signedTransaction(id))).rejects.toThrow(SignatureRejectedError);
+    } finally {
+      store.ocsp = 'good';
+    }
   });
 });

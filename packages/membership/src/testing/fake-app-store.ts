@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { CompactSign, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
+import jsrsasign from 'jsrsasign';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
@@ -66,7 +67,33 @@ interface Chain {
   intermediate: x509.X509Certificate;
   leaf: x509.X509Certificate;
   leafKey: CryptoKey;
+  intermediateKey: CryptoKey;
+  /** Delegated OCSP responders (EKU OCSPSigning): one issued by the intermediate (for the leaf), one by the root. */
+  responders: { forLeaf: Responder; forIntermediate: Responder };
 }
+
+interface Responder {
+  certificate: x509.X509Certificate;
+  keyPem: string;
+}
+
+/** What the fake's OCSP responder says about the chain's certificates. */
+export type OcspAnswer = 'good' | 'revoked' | 'unavailable';
+
+/** jsrsasign's OCSP classes its type definitions leave out. */
+interface OcspModule {
+  OCSPParser: new () => { getOCSPRequest(hex: string): { array: { sbjsn: string }[] } };
+  OCSPResponse: new (params: object) => { getEncodedHex(): string };
+}
+const ocspModule = jsrsasign.KJUR.asn1.ocsp as unknown as OcspModule;
+const OCSP_SIGNING = '1.3.6.1.5.5.7.3.9';
+
+const pemOf = (certificate: x509.X509Certificate): string => certificate.toString('pem');
+const generalizedTime = (date: Date): string =>
+  `${date
+    .toISOString()
+    .replace(/[-:T]|\.\d+/g, '')
+    .slice(0, 14)}Z`;
 
 interface SignOptions {
   /** Sign with another chain, whose root the server does not trust. */
@@ -99,8 +126,8 @@ export class FakeAppStore {
   };
   /** Answer every API call with this status (an outage), or null to answer normally. */
   outage: number | null = null;
-  /** What the OCSP responder answers (it cannot sign a response, so online checks cannot finish). */
-  ocspStatus = 503;
+  /** What the OCSP responder answers when the server checks revocation (`APPSTORE_ONLINE_CHECKS`). */
+  ocsp: OcspAnswer = 'good';
   latencyMs = 0;
   url = '';
 
@@ -113,6 +140,7 @@ export class FakeAppStore {
   private readonly transactions = new Map<string, FakeAppleSubscription>();
   private readonly inFlight = new Map<string, number>();
   private sequence = 0;
+  private leafSerial = 0x20;
 
   private constructor(options: FakeAppStoreOptions) {
     this.bundleId = options.bundleId ?? 'app.nestegg.test';
@@ -322,8 +350,13 @@ export class FakeAppStore {
     const url = new URL(request.url ?? '/', this.url);
     if (url.pathname === '/ocsp') {
       this.calls.ocsp += 1;
-      response.writeHead(this.ocspStatus);
-      response.end();
+      if (this.ocsp === 'unavailable') {
+        response.writeHead(503);
+        response.end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/ocsp-response' });
+      response.end(this.ocspResponse(Buffer.concat(chunks)));
       return;
     }
     const sandbox = url.pathname.startsWith('/sandbox/');
@@ -409,6 +442,41 @@ export class FakeAppStore {
         sendAttempts: [{ attemptDate: entry.signedDate, sendAttemptResult: 'TIMED_OUT' }],
       })),
     });
+  }
+
+  /**
+   * A signed OCSP response about the certificate the request names (by serial: the leaf or the intermediate),
+   * from a responder its issuer delegated to, saying `good` or `revoked` as the test set it.
+   */
+  private ocspResponse(request: Buffer): Buffer {
+    const [asked] = new ocspModule.OCSPParser().getOCSPRequest(request.toString('hex')).array;
+    const { chain } = this;
+    const aboutLeaf = asked?.sbjsn !== chain.intermediate.serialNumber;
+    const [issuer, subject, responder] = aboutLeaf
+      ? [chain.intermediate, chain.leaf, chain.responders.forLeaf]
+      : [chain.root, chain.intermediate, chain.responders.forIntermediate];
+    const now = Date.now();
+    const response = new ocspModule.OCSPResponse({
+      resstatus: 0,
+      restype: 'ocspBasic',
+      respid: { name: pemOf(responder.certificate) },
+      prodat: generalizedTime(new Date(now)),
+      array: [
+        {
+          certid: { alg: 'sha256', issuerCert: pemOf(issuer), subjectCert: pemOf(subject) },
+          status:
+            this.ocsp === 'revoked'
+              ? { status: 'revoked', time: generalizedTime(new Date(now - DAY)) }
+              : { status: 'good' },
+          thisupdate: generalizedTime(new Date(now - 60_000)),
+          nextupdate: generalizedTime(new Date(now + DAY)),
+        },
+      ],
+      certs: [pemOf(responder.certificate)],
+      sigalg: 'SHA256withECDSA',
+      reskey: responder.keyPem,
+    });
+    return Buffer.from(response.getEncodedHex(), 'hex');
   }
 
   /** The App Store Server API's JWT: ES256 with the key handed out, our issuer, key id and bundle id. */
@@ -503,6 +571,49 @@ export class FakeAppStore {
     return this.foreign;
   }
 
+  /**
+   * A new signing certificate under the same intermediate (Apple rotates them): a server that verified the old
+   * one with online checks keeps it for 15 minutes, so a test of a revocation check signs with a new one.
+   */
+  async rotateLeaf(): Promise<void> {
+    this.leafSerial += 1;
+    const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+    const serial = this.leafSerial.toString(16).padStart(2, '0');
+    const leaf = await this.makeLeaf(
+      'Nestegg Test',
+      serial,
+      this.chain.intermediate,
+      this.chain.intermediateKey,
+      keys.publicKey,
+    );
+    this.chain = { ...this.chain, leaf, leafKey: keys.privateKey };
+  }
+
+  private makeLeaf(
+    name: string,
+    serialNumber: string,
+    intermediate: x509.X509Certificate,
+    intermediateKey: CryptoKey,
+    publicKey: CryptoKey,
+  ): Promise<x509.X509Certificate> {
+    return x509.X509CertificateGenerator.create({
+      serialNumber,
+      subject: `CN=${name} Prod ECC Mac App Store and iTunes Store Receipt Signing, O=Nestegg Test, C=US`,
+      issuer: intermediate.subject,
+      notBefore: new Date(Date.now() - DAY),
+      notAfter: new Date(Date.now() + 3650 * DAY),
+      publicKey: publicKey as never,
+      signingKey: intermediateKey as never,
+      signingAlgorithm: EC,
+      extensions: [
+        new x509.BasicConstraintsExtension(false, undefined, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+        new x509.Extension(LEAF_MARKER_OID, false, ASN1_NULL),
+        new x509.AuthorityInfoAccessExtension({ ocsp: `${this.url}/ocsp` }),
+      ],
+    });
+  }
+
   /** Root (self-signed CA) → intermediate (CA, Apple's WWDR marker) → leaf (Apple's signing marker), EC P-256. */
   private async makeChain(name: string): Promise<Chain> {
     const notBefore = new Date(Date.now() - DAY);
@@ -539,23 +650,43 @@ export class FakeAppStore {
         ocsp,
       ],
     });
-    const leaf = await x509.X509CertificateGenerator.create({
-      serialNumber: '03',
-      subject: `CN=${name} Prod ECC Mac App Store and iTunes Store Receipt Signing, O=Nestegg Test, C=US`,
-      issuer: intermediate.subject,
-      notBefore,
-      notAfter,
-      publicKey: leafKeys.publicKey as never,
-      signingKey: intermediateKeys.privateKey as never,
-      signingAlgorithm: EC,
-      extensions: [
-        new x509.BasicConstraintsExtension(false, undefined, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-        new x509.Extension(LEAF_MARKER_OID, false, ASN1_NULL),
-        ocsp,
-      ],
-    });
-    return { root, intermediate, leaf, leafKey: leafKeys.privateKey };
+    const leaf = await this.makeLeaf(name, '03', intermediate, intermediateKeys.privateKey, leafKeys.publicKey);
+    const responder = async (serialNumber: string, issuerCertificate: x509.X509Certificate, issuerKey: CryptoKey) => {
+      const responderKeys = await keys();
+      const certificate = await x509.X509CertificateGenerator.create({
+        serialNumber,
+        subject: `CN=${name} OCSP Responder ${serialNumber}, O=Nestegg Test, C=US`,
+        issuer: issuerCertificate.subject,
+        notBefore,
+        notAfter,
+        publicKey: responderKeys.publicKey as never,
+        signingKey: issuerKey as never,
+        signingAlgorithm: EC,
+        extensions: [
+          new x509.BasicConstraintsExtension(false, undefined, true),
+          new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+          new x509.ExtendedKeyUsageExtension([OCSP_SIGNING]),
+        ],
+      });
+      const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', responderKeys.privateKey));
+      const keyPem = `-----BEGIN PRIVATE KEY-----\n${pkcs8
+        .toString('base64')
+        .replace(/(.{64})/g, '$1\n')
+        .trim()}\n-----END PRIVATE KEY-----\n`;
+      return { certificate, keyPem };
+    };
+    const responders = {
+      forLeaf: await responder('13', intermediate, intermediateKeys.privateKey),
+      forIntermediate: await responder('12', root, rootKeys.privateKey),
+    };
+    return {
+      root,
+      intermediate,
+      leaf,
+      leafKey: leafKeys.privateKey,
+      intermediateKey: intermediateKeys.privateKey,
+      responders,
+    };
   }
 }
 

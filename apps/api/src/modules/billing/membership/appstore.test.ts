@@ -228,15 +228,55 @@ describe('environments (BL25)', () => {
   );
 
   onlineTest(
-    'a revocation check that cannot finish is a 503 to retry, for verify and notifications',
-    async ({ free, anonymous }) => {
+    'revocation checked (OCSP): good grants; revoked is refused; a check that cannot finish is a 503',
+    async ({ app, free, other, anonymous }) => {
       const id = apple.subscribe(APPLE_MONTHLY, { appAccountToken: await accountToken(free) });
-      const verify = await free.api.billing.appStoreVerify({
-        body: { signedTransaction: await apple.signedTransaction(id) },
-      });
-      problemOf(verify, 503, 'STORE_UNAVAILABLE');
-      const { signedPayload } = await apple.notification('DID_RENEW', id);
-      problemOf(await anonymous.billing.appStoreNotification({ body: { signedPayload } }), 503, 'STORE_UNAVAILABLE');
+      const asked = apple.calls.ocsp;
+      bodyOf(
+        await free.api.billing.appStoreVerify({ body: { signedTransaction: await apple.signedTransaction(id) } }),
+        200,
+      );
+      expect(apple.calls.ocsp).toBeGreaterThan(asked);
+      expect(await sessionPlan(app, free)).toBe('PREMIUM');
+
+      // The verifier keeps a checked certificate for 15 minutes: each case below signs with a new one.
+      const otherId = apple.subscribe(APPLE_MONTHLY, { appAccountToken: await accountToken(other) });
+      try {
+        // Apple's responder unreachable: nothing can be decided, so the caller (Apple, for a notification) retries.
+        apple.ocsp = 'unavailable';
+        await apple.rotateLeaf();
+        const unchecked = await apple.signedTransaction(otherId);
+        problemOf(
+          await other.api.billing.appStoreVerify({ body: { signedTransaction: unchecked } }),
+          503,
+          'STORE_UNAVAILABLE',
+        );
+        const later = await apple.notification('DID_RENEW', otherId);
+        problemOf(
+          await anonymous.billing.appStoreNotification({ body: { signedPayload: later.signedPayload } }),
+          503,
+          'STORE_UNAVAILABLE',
+        );
+        // The signing certificate revoked: it signs nothing that counts.
+        apple.ocsp = 'revoked';
+        await apple.rotateLeaf();
+        const revoked = await apple.signedTransaction(otherId);
+        problemOf(
+          await other.api.billing.appStoreVerify({ body: { signedTransaction: revoked } }),
+          400,
+          'INVALID_PURCHASE',
+        );
+        const forged = await apple.notification('DID_RENEW', otherId);
+        problemOf(
+          await anonymous.billing.appStoreNotification({ body: { signedPayload: forged.signedPayload } }),
+          401,
+          'INVALID_NOTIFICATION_SIGNATURE',
+        );
+      } finally {
+        apple.ocsp = 'good';
+        await apple.rotateLeaf();
+      }
+      expect(await sessionPlan(app, other)).toBe('FREE');
     },
   );
 
