@@ -282,8 +282,8 @@ export const billingContract = withCommonProblems(
         path: '/api/billing/appstore/account-token',
         summary: "The member's appAccountToken for App Store purchases",
         description:
-          'A UUID that stays the same for the member: the iOS app passes it in the purchase options (`appAccountToken`), Apple signs it into the transaction, and `appstore/verify` takes a transaction only from the member it names.',
-        responses: { 200: AppAccountTokenSchema, ...problems('NOT_FOUND') },
+          'A UUID that stays the same for the member: the iOS app passes it in the purchase options (`appAccountToken`), Apple signs it into the transaction, and `appstore/verify` takes a transaction only from the member it names. 503 `STORE_NOT_CONFIGURED` without the App Store.',
+        responses: { 200: AppAccountTokenSchema, ...problems('NOT_FOUND', 'STORE_NOT_CONFIGURED') },
         metadata: meta('login'),
       },
       appStoreVerify: {

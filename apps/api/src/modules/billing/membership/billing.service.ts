@@ -15,6 +15,7 @@ import {
   type MembershipSync,
   type ProductCatalog,
   PurchaseNotFoundError,
+  StoreNotConfiguredError,
   type SyncResult,
 } from '@nestegg/membership';
 import { AppError, NotFoundError, ValidationFailedError } from '../../../lib/errors.js';
@@ -80,6 +81,7 @@ export class BillingService {
 
   /** The member's appAccountToken for App Store purchases (decision BL23). */
   async appAccountToken(memberId: number): Promise<AppAccountToken> {
+    if (!this.deps.appStore.configured) throw problemFor(new StoreNotConfiguredError());
     const appAccountToken = await appAccountTokenOf(this.deps.db, memberId);
     if (!appAccountToken) throw new NotFoundError('member');
     return { appAccountToken };
