@@ -284,6 +284,7 @@ describe('environments (BL25)', () => {
     'without the App Store configured its routes answer 503 STORE_NOT_CONFIGURED',
     async ({ free, anonymous }) => {
       const id = apple.subscribe(APPLE_MONTHLY);
+      problemOf(await free.api.billing.appStoreAccountToken(), 503, 'STORE_NOT_CONFIGURED');
       problemOf(
         await free.api.billing.appStoreVerify({ body: { signedTransaction: await apple.signedTransaction(id) } }),
         503,
