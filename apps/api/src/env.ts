@@ -18,6 +18,8 @@ import {
 } from '@nestegg/config';
 import { REPORT_COUNTING_MIN_ACCOUNT_AGE_DAYS } from '@nestegg/contract';
 import {
+  appStoreApiEnvShape,
+  appStoreGroup,
   billingEnvShape,
   refuseTestModeInProduction,
   storeGroup,
@@ -106,6 +108,7 @@ const shape = {
   /** Billing: products, test mode, the store's developer API and its push notifications (see @nestegg/membership). */
   ...billingEnvShape,
   ...storePushEnvShape,
+  ...appStoreApiEnvShape,
   ...databaseEnvShape(10),
   /** Fail fast while PostgreSQL is away: a 503 within about 2 s (decision FO1). */
   ...databaseTimeoutsEnvShape({ connectMs: 1500, acquireMs: 2000, statementMs: 30_000 }),
@@ -250,6 +253,7 @@ export const envSchema = z
       ...Object.values(ledgerFeatureGroups),
       storeGroup,
       storePushGroup,
+      appStoreGroup,
     ]),
   )
   .superRefine(refuseTestModeInProduction)

@@ -58,6 +58,11 @@ const MESSAGE_LIMITS: Array<{ operations: RegExp; message: RegExp; rule: string 
     rule: 'between fields: endDate not before startDate',
   },
   {
+    operations: /^POST \/api\/billing\/appstore\/verify$/,
+    message: /^send either signedTransaction or transactionId, not both$/,
+    rule: 'between fields: exactly one of signedTransaction and transactionId',
+  },
+  {
     operations: /^GET /,
     message: /^from is after to$/,
     rule: 'between fields: from not after to',

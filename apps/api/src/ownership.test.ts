@@ -18,10 +18,10 @@ import { fieldsOf, sampleOf } from './test/robustness/schema-walk.js';
 
 const levelOf = (route: AppRoute) => (route.metadata as { auth: AuthLevel }).auth;
 /**
- * Fields named like ids that name no row of ours: the store's product and order ids. (A purchase
- * token another member holds is refused with 409 PURCHASE_OWNED_ELSEWHERE: billing/verify.test.ts.)
+ * Fields named like ids that name no row of ours: the stores' product, order and transaction ids. (A purchase
+ * another member holds is refused with 409 PURCHASE_OWNED_ELSEWHERE: billing/verify.test.ts, appstore.test.ts.)
  */
-const externalIdFields = new Set(['productId', 'orderId']);
+const externalIdFields = new Set(['productId', 'orderId', 'transactionId']);
 const isResourceField = (key: string) => /Ids?$/.test(key) && !externalIdFields.has(key);
 /** A reorder names every row it orders; another member's id makes the list wrong: 400 INVALID_REORDER. */
 const REORDER_FIELD = 'ids';

@@ -87,7 +87,7 @@ const keysToChange: Record<string, string> = {
   auth_session_pkey: 'primary key (member_id, id)',
   auth_session_token_hash_uq: 'unique (member_id, token_hash); the bearer token carries the member id',
   iap_purchase_pkey: 'primary key (member_id, id)',
-  iap_purchase_purchase_token_uq: 'a purchase_token_owner table distributed by purchase_token',
+  iap_purchase_store_token_uq: 'a purchase_token_owner table distributed by (store, purchase_token)',
   point_history_pkey: 'primary key (member_id, id), as 0015 did for the ledger',
 };
 

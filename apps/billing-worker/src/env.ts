@@ -11,7 +11,7 @@ import {
   requireWholeGroups,
   timeZone,
 } from '@nestegg/config';
-import { billingEnvShape, refuseTestModeInProduction, storeGroup } from '@nestegg/membership';
+import { appStoreGroup, billingEnvShape, refuseTestModeInProduction, storeGroup } from '@nestegg/membership';
 import { z } from 'zod';
 
 const shape = {
@@ -59,11 +59,15 @@ const shape = {
   STORE_NOTIFICATION_RETRY_LIMIT: positiveInt(12, 100),
   STORE_NOTIFICATION_RETRY_DELAY_SECONDS: positiveInt(30, 3600),
   STORE_NOTIFICATION_RETRY_DELAY_MAX_SECONDS: positiveInt(6 * 3600, 7 * 86_400),
+  /** Daily safety net for missed App Store notifications: Get Notification History, stored in the inbox (decision BL28). */
+  APPSTORE_HISTORY_CRON: cronExpression('33 4 * * *'),
+  /** How far back the notification history is read (Apple keeps 180 days). */
+  APPSTORE_HISTORY_LOOKBACK_DAYS: positiveInt(7, 180),
 };
 
 export const envSchema = z
   .object(shape)
-  .superRefine(requireWholeGroups([storeGroup]))
+  .superRefine(requireWholeGroups([storeGroup, appStoreGroup]))
   .superRefine(refuseTestModeInProduction);
 export type WorkerEnv = z.output<typeof envSchema>;
 

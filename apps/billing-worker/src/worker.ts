@@ -3,6 +3,9 @@ import { createDb, type Database, openJobEngineDatabase } from '@nestegg/db';
 import { JOB_SCHEMA } from '@nestegg/db/migrate';
 import { type Clock, systemClock } from '@nestegg/domain';
 import {
+  AppStoreGateway,
+  AppStoreSync,
+  appStoreConfigOf,
   GooglePlayClient,
   MembershipSync,
   ProductCatalog,
@@ -46,12 +49,16 @@ function membershipSync(env: WorkerEnv, db: Database, clock: Clock, logger: Logg
   const storeConfig = storeApiConfigOf(env);
   const store = storeConfig ? new GooglePlayClient(storeConfig, clock) : null;
   const catalog = new ProductCatalog(env.BILLING_PRODUCTS);
+  const appStoreConfig = appStoreConfigOf(env);
+  const appStoreGateway = appStoreConfig ? new AppStoreGateway(appStoreConfig, env.BILLING_TEST_MODE) : null;
+  const appStore = new AppStoreSync({ db, gateway: appStoreGateway, catalog, clock, logger });
   if (testModeForcedInProduction(env)) {
     logger.warn(
       'BILLING_TEST_MODE is on in production (BILLING_TEST_MODE_FORCE): test purchases renew without payment',
     );
   }
-  return { store, sync: new MembershipSync({ db, store, catalog, clock, logger, testMode: env.BILLING_TEST_MODE }) };
+  const sync = new MembershipSync({ db, store, catalog, clock, logger, testMode: env.BILLING_TEST_MODE, appStore });
+  return { store, sync, appStore, appStoreGateway };
 }
 
 async function register(
@@ -109,13 +116,14 @@ export async function startWorker(env: WorkerEnv, logger: Logger, options: Worke
   }
 
   const clock: Clock = options.clock ?? systemClock;
-  const { store, sync } = membershipSync(env, database.db, clock, logger);
+  const { store, sync, appStore, appStoreGateway } = membershipSync(env, database.db, clock, logger);
   const metrics = new WorkerMetrics(database.db, { runtime: options.runtimeMetrics ?? true });
   const inbox = new StoreInbox({
     db: database.db,
     sql: database.sql,
     boss,
     sync,
+    appStore,
     logger,
     now: () => clock.now(),
     timeRun: (run) => metrics.time(STORE_NOTIFICATION_QUEUE, run),
@@ -125,7 +133,7 @@ export async function startWorker(env: WorkerEnv, logger: Logger, options: Worke
     logger,
     now: () => clock.now(),
     timeZone: env.APP_TIMEZONE,
-    membership: { sync, store, dispatchInbox: () => inbox.dispatch() },
+    membership: { sync, store, appStore, appStoreGateway, dispatchInbox: () => inbox.dispatch() },
   };
   for (const job of scheduledJobs) await register(boss, job, env, context, metrics);
   await inbox.start(env);

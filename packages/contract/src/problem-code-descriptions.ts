@@ -103,6 +103,12 @@ const descriptions: { readonly [K in ProblemCode]: string } = {
   NO_SUBSCRIPTION: 'There is no subscription that grants PREMIUM to change',
   NO_PURCHASE: 'The member has no store purchase to restore from',
   INVALID_PUSH_TOKEN: "The push carries no valid token of the store's push service",
+  APP_ACCOUNT_TOKEN_MISMATCH:
+    "The App Store transaction does not carry the member's appAccountToken (`GET /api/billing/appstore/account-token`): the app must pass it at purchase",
+  SANDBOX_NOT_ALLOWED:
+    'The purchase was made in the App Store sandbox, and sandbox purchases grant nothing on this server',
+  INVALID_NOTIFICATION_SIGNATURE:
+    "The App Store notification's signature (or the transaction or renewal info signed inside it) does not verify to Apple's root",
   STORE_NOT_CONFIGURED: 'Store purchases are not configured on this server',
   STORE_UNAVAILABLE: 'The app store cannot be reached right now: retry later',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used with another request body',

@@ -584,7 +584,9 @@ describe('migration wallet_loan_history', () => {
     const old = createDb(url.toString(), { max: 1 });
     try {
       await migrateDatabase(url.toString(), { migrationsFolder: before });
-      const [m] = await old.db.insert(member).values({ email: 'loans@example.com', displayName: 'loans' }).returning();
+      // Raw SQL: the schema of today names member columns that migrations after 0016 add.
+      const [m] = await old.sql<{ id: number }[]>`
+        insert into member (email, display_name) values ('loans@example.com', 'loans') returning id`;
       const loan = { memberId: m!.id, type: 'LOAN' as const };
       await old.db.insert(account).values([
         {

@@ -53,3 +53,24 @@ export class NoSubscriptionError extends MembershipError {
     super(message);
   }
 }
+
+/** Signed store data (an App Store JWS) whose signature, certificate chain or app does not verify. */
+export class SignatureRejectedError extends MembershipError {
+  constructor(readonly reason: string) {
+    super(`The store's signature does not verify: ${reason}.`);
+  }
+}
+
+/** An App Store transaction bought without this member's `appAccountToken` (the app did not pass it, or another's). */
+export class AppAccountTokenMismatchError extends MembershipError {
+  constructor() {
+    super("The transaction does not carry this member's appAccountToken.");
+  }
+}
+
+/** A sandbox purchase where the setting does not let sandbox purchases grant PREMIUM. */
+export class SandboxNotAllowedError extends MembershipError {
+  constructor() {
+    super('Sandbox purchases do not grant PREMIUM on this server.');
+  }
+}

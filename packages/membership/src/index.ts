@@ -1,5 +1,10 @@
-/** Membership shared by the api and the billing worker: the store client, push authentication, plan rules, sessions. */
+/** Membership shared by the api and the billing worker: both stores' clients, push authentication, plan rules, sessions. */
 
+export * from './app-store/apple-root.js';
+export * from './app-store/facts.js';
+export * from './app-store/gateway.js';
+export * from './app-store/notifications.js';
+export * from './app-store/sync.js';
 export * from './config.js';
 export * from './errors.js';
 export * from './google-play/client.js';

@@ -55,6 +55,8 @@ describe('requests are closed (C46)', () => {
       'POST /api/billing/store/rtdn application/json',
       'POST /api/billing/store/rtdn application/json.message',
       'POST /api/billing/store/rtdn application/json.message.attributes',
+      // Apple's notification body: fields Apple adds later must not be refused (a refusal is retried for days).
+      'POST /api/billing/appstore/notifications application/json',
     ]);
   });
 

@@ -8,14 +8,24 @@ import {
   sessionCacheInvalidation,
   storeNotification,
 } from '@nestegg/db';
-import { readDeveloperNotification, storeInInbox } from '@nestegg/membership';
-import type { FakeGooglePlay } from '@nestegg/membership/testing';
+import {
+  AppStoreGateway,
+  appStoreConfigOf,
+  readAppStoreNotification,
+  readDeveloperNotification,
+  storeInInbox,
+} from '@nestegg/membership';
+import type { FakeAppStore, FakeGooglePlay } from '@nestegg/membership/testing';
 import { eq, inArray } from 'drizzle-orm';
 import { pino } from 'pino';
 import { loadEnv } from '../env.js';
 import { startWorker, type WorkerOptions } from '../worker.js';
 
-export const PRODUCTS = 'premium_monthly:MONTHLY:4900:KRW,premium_yearly:YEARLY:49000:KRW';
+/** Both stores: Google Play's ids are the catalog's, the App Store's are named. */
+export const PRODUCTS =
+  'premium_monthly:MONTHLY:4900:KRW:appstore=app.nestegg.premium.monthly,premium_yearly:YEARLY:49000:KRW:appstore=app.nestegg.premium.yearly';
+export const APPLE_MONTHLY = 'app.nestegg.premium.monthly';
+export const APPLE_YEARLY = 'app.nestegg.premium.yearly';
 export const DAY = 86_400_000;
 export const silent = pino({ level: process.env.WORKER_TEST_LOG ?? 'silent' });
 
@@ -100,6 +110,36 @@ export async function push(db: Database, store: FakeGooglePlay, notification: ob
     now: new Date(),
   });
   return envelope.message.messageId;
+}
+
+/** The member's appAccountToken (what the iOS app passes at purchase). */
+export async function appAccountTokenOf(db: Database, memberId: number): Promise<string> {
+  const [row] = await db.select({ token: member.appAccountToken }).from(member).where(eq(member.id, memberId));
+  return row!.token;
+}
+
+/**
+ * Stores an App Store notification the way the api does (verified to the fake's root, then the inbox, which
+ * wakes the worker). Returns its notificationUUID.
+ */
+export async function pushAppStore(db: Database, apple: FakeAppStore, signedPayload: string): Promise<string> {
+  const env = loadEnv({
+    DATABASE_URL: 'postgres://unused@localhost/unused',
+    BILLING_PRODUCTS: PRODUCTS,
+    ...apple.env(),
+  });
+  const gateway = new AppStoreGateway(appStoreConfigOf(env)!, false);
+  const verified = await gateway.verifyNotification(signedPayload);
+  const read = readAppStoreNotification(verified, gateway.grants(verified.environment));
+  await storeInInbox(db, {
+    store: 'APP_STORE',
+    messageId: read.messageId,
+    event: read.event,
+    envelope: { signedPayload, environment: read.environment },
+    read,
+    now: new Date(),
+  });
+  return read.messageId;
 }
 
 export async function inboxRow(db: Database, messageId: string) {

@@ -1,3 +1,4 @@
+import { appStoreNotificationHistoryJob } from './appstore-notification-history.js';
 import { boardImageCleanupJob } from './board-image-cleanup.js';
 import { idempotencyCleanupJob } from './idempotency-cleanup.js';
 import type { ScheduledJob } from './job.js';
@@ -22,4 +23,5 @@ export const scheduledJobs: ScheduledJob[] = [
   storeVoidedPurchasesJob,
   storeRetriesJob,
   storeInboxSweepJob,
+  appStoreNotificationHistoryJob,
 ];

@@ -1,5 +1,5 @@
 import type { Database } from '@nestegg/db';
-import type { MembershipSync, StoreApi } from '@nestegg/membership';
+import type { AppStoreGateway, AppStoreSync, MembershipSync, StoreApi } from '@nestegg/membership';
 import type { Logger } from 'pino';
 import type { WorkerEnv } from '../env.js';
 
@@ -17,6 +17,9 @@ export interface JobContext {
 export interface MembershipJobContext {
   sync: MembershipSync;
   store: StoreApi | null;
+  /** The App Store's side; its gateway is null when the App Store is not configured. */
+  appStore: AppStoreSync;
+  appStoreGateway: AppStoreGateway | null;
   /** Hands stored store notifications to the job engine; returns how many. */
   dispatchInbox: () => Promise<number>;
 }

@@ -1,5 +1,5 @@
 import { type Database, iapPurchase, member } from '@nestegg/db';
-import { type MembershipSync, StoreUnavailableError } from '@nestegg/membership';
+import { type AppStoreSync, type MembershipSync, StoreUnavailableError } from '@nestegg/membership';
 import { and, asc, desc, eq, gt, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { ScheduledJob } from './job.js';
@@ -24,12 +24,14 @@ interface ExpiryDeps {
   logger: Logger;
   now: Date;
   storeConfigured: boolean;
+  /** The App Store's side: its purchases are re-read there (decision BL28). */
+  appStore?: AppStoreSync;
 }
 
 /** The purchase behind an auto-renewing membership: its latest-expiring live purchase. */
 async function backingPurchase(db: Database, memberId: number) {
   const [row] = await db
-    .select({ purchaseToken: iapPurchase.purchaseToken, test: iapPurchase.test })
+    .select({ purchaseToken: iapPurchase.purchaseToken, test: iapPurchase.test, store: iapPurchase.store })
     .from(iapPurchase)
     .where(and(eq(iapPurchase.memberId, memberId), isNull(iapPurchase.supersededAt), isNull(iapPurchase.voidedAt)))
     .orderBy(desc(iapPurchase.expiresAt), desc(iapPurchase.id))
@@ -44,13 +46,14 @@ async function reverify(deps: ExpiryDeps, memberId: number, summary: ExpirySumma
     await deps.sync.settleOnly(memberId);
     summary.downgraded += 1;
   } else if (purchase.test) {
-    await deps.sync.renewTestPurchase(purchase.purchaseToken);
+    await deps.sync.renewTestPurchase(purchase.purchaseToken, purchase.store);
     summary.testPurchases += 1;
-  } else if (!deps.storeConfigured) {
+  } else if (purchase.store === 'APP_STORE' ? !deps.appStore?.configured : !deps.storeConfigured) {
     summary.deferred += 1;
   } else {
     try {
-      await deps.sync.refresh(purchase.purchaseToken);
+      if (purchase.store === 'APP_STORE') await deps.appStore!.refresh(purchase.purchaseToken);
+      else await deps.sync.refresh(purchase.purchaseToken);
       summary.reverified += 1;
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
@@ -104,6 +107,7 @@ export const membershipExpiryJob: ScheduledJob = {
         now: now(),
         sync: membership.sync,
         storeConfigured: membership.store !== null,
+        appStore: membership.appStore,
       })),
     };
   },

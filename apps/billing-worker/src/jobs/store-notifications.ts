@@ -1,5 +1,7 @@
 import { type Database, type StoreNotification, storeNotification } from '@nestegg/db';
 import {
+  APP_STORE_NOTIFICATION_TYPES,
+  type AppStoreSync,
   belongedToWithdrawnMember,
   type MembershipSync,
   STORE_INBOX_CHANNEL,
@@ -32,6 +34,8 @@ export interface StoreInboxDeps {
   sql: postgres.Sql;
   boss: PgBoss;
   sync: MembershipSync;
+  /** The App Store's notifications share the inbox (decision BL26). */
+  appStore: AppStoreSync;
   logger: Logger;
   now: () => Date;
   /** Wraps each notification's processing (metrics: runs, failures, durations). */
@@ -157,8 +161,8 @@ export class StoreInbox {
     let dispatched = 0;
     for (;;) {
       const batch = await this.deps.sql.begin(async (tx) => {
-        const rows = await tx<{ id: number; purchaseToken: string | null }[]>`
-          select id, purchase_token as "purchaseToken" from store_notification
+        const rows = await tx<{ id: number; store: string; purchaseToken: string | null }[]>`
+          select id, store, purchase_token as "purchaseToken" from store_notification
            where status = 'RECEIVED' order by id limit ${DISPATCH_BATCH} for update skip locked`;
         for (const row of rows) {
           const traceparent = this.traceparents.get(row.id);
@@ -166,7 +170,7 @@ export class StoreInbox {
           await this.deps.boss.send(
             STORE_NOTIFICATION_QUEUE,
             { notificationId: row.id, ...(traceparent ? { traceparent } : {}) },
-            { group: { id: row.purchaseToken ?? `notification:${row.id}` }, db: bossInTransaction(tx) },
+            { group: { id: jobGroup(row) }, db: bossInTransaction(tx) },
           );
         }
         if (rows.length > 0) {
@@ -198,6 +202,7 @@ export class StoreInbox {
   }
 
   private async apply(row: StoreNotification): Promise<string> {
+    if (row.store === 'APP_STORE') return this.applyAppStore(row);
     const token = row.purchaseToken;
     if (row.kind === 'TEST') return 'TEST';
     if (!token || row.kind === 'ONE_TIME_PRODUCT') return 'NOT_A_SUBSCRIPTION';
@@ -210,13 +215,36 @@ export class StoreInbox {
     return outcome;
   }
 
+  /**
+   * An App Store notification: whatever its type, the subscription's current status is read from the App Store
+   * and applied (decision BL26), so order and repetition do not matter; unknown types are logged, not refused.
+   */
+  private async applyAppStore(row: StoreNotification): Promise<string> {
+    if (row.kind === 'TEST') return 'TEST';
+    const type = row.event?.split(':')[0] ?? '';
+    if (!APP_STORE_NOTIFICATION_TYPES.includes(type)) {
+      this.deps.logger.warn(
+        { messageId: row.messageId, event: row.event },
+        'App Store notification of an unknown type',
+      );
+    }
+    if (!row.purchaseToken) return 'NO_TRANSACTION';
+    if (row.kind === 'ONE_TIME_PRODUCT') return 'NOT_A_SUBSCRIPTION';
+    const environment =
+      (row.payload as { environment?: string } | null)?.environment === 'Sandbox' ? 'Sandbox' : 'Production';
+    const { outcome } = await this.deps.appStore.refresh(row.purchaseToken, environment);
+    return outcome;
+  }
+
   private async settle(row: StoreNotification, outcome: string): Promise<void> {
     const unmatched = outcome === 'UNMATCHED';
     if (unmatched) {
       this.deps.logger.warn(
         {
           messageId: row.messageId,
-          notification: row.notificationType === null ? row.kind : subscriptionNotificationName(row.notificationType),
+          notification:
+            row.event ??
+            (row.notificationType === null ? row.kind : subscriptionNotificationName(row.notificationType)),
         },
         'store notification for a purchase no member holds: kept as UNMATCHED (a verify of the token settles it)',
       );
@@ -248,6 +276,12 @@ export class StoreInbox {
       })
       .where(eq(storeNotification.id, row.id));
   }
+}
+
+/** The job group of a notification: one purchase at a time, per store (decision BL14). */
+function jobGroup(row: { id: number; store: string; purchaseToken: string | null }): string {
+  if (!row.purchaseToken) return `notification:${row.id}`;
+  return row.store === 'APP_STORE' ? `appstore:${row.purchaseToken}` : row.purchaseToken;
 }
 
 /** How many notifications wait for a member (reported by the sweep). */

@@ -31,6 +31,7 @@ export async function acknowledgePending(deps: RetryDeps): Promise<{ acknowledge
     .where(
       and(
         isNull(iapPurchase.acknowledgedAt),
+        eq(iapPurchase.store, 'GOOGLE_PLAY'),
         eq(iapPurchase.test, false),
         inArray(iapPurchase.state, [...ENTITLING_STATES]),
         gt(iapPurchase.createdAt, new Date(deps.now.getTime() - ACKNOWLEDGE_WINDOW_MS)),

@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgEnum, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt } from './_common';
 import { member } from './members';
+
+/** The store a purchase was made in (decision BL23). */
+export const purchaseStore = pgEnum('purchase_store', ['GOOGLE_PLAY', 'APP_STORE']);
+export type PurchaseStore = (typeof purchaseStore.enumValues)[number];
 
 /**
  * A store purchase's state as the store last reported it (Google Play's `SubscriptionState`, plus
@@ -19,7 +23,11 @@ export const purchaseState = pgEnum('purchase_state', [
 ]);
 export type PurchaseState = (typeof purchaseState.enumValues)[number];
 
-/** A verified store purchase; `purchase_token` is unique so a purchase is applied once. */
+/**
+ * A verified store purchase; `(store, purchase_token)` is unique so a purchase is applied once. The key is
+ * Google Play's purchase token, or the App Store's original transaction id (one per subscription, kept across
+ * renewals, upgrades and downgrades in its group).
+ */
 export const iapPurchase = pgTable(
   'iap_purchase',
   {
@@ -27,8 +35,10 @@ export const iapPurchase = pgTable(
     memberId: integer('member_id')
       .notNull()
       .references(() => member.id, { onDelete: 'cascade' }),
+    store: purchaseStore('store').notNull().default('GOOGLE_PLAY'),
+    /** The catalog's product id (`BILLING_PRODUCTS`), whatever the store calls it. */
     productId: text('product_id').notNull(),
-    purchaseToken: text('purchase_token').notNull().unique('iap_purchase_purchase_token_uq'),
+    purchaseToken: text('purchase_token').notNull(),
     orderId: text('order_id'),
     /** Expiry the purchase grants (null when unknown). */
     expiresAt: instant('expires_at'),
@@ -44,14 +54,17 @@ export const iapPurchase = pgTable(
     voidedAt: instant('voided_at'),
     /** The store confirmed our acknowledgement (an unacknowledged purchase is refunded after 3 days). */
     acknowledgedAt: instant('acknowledged_at'),
-    /** A test-mode purchase (`test-…` token), never seen by the store. */
+    /** A test-mode purchase (`test-…` token, or an Xcode-signed transaction), never seen by the store. */
     test: boolean('test').notNull().default(false),
+    /** Bought in the store's sandbox (App Store: `environment` Sandbox); grants only where allowed (decision BL25). */
+    sandbox: boolean('sandbox').notNull().default(false),
     /** Last time the store's state was read for this purchase. */
     checkedAt: instant('checked_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    unique('iap_purchase_store_token_uq').on(t.store, t.purchaseToken),
     index('iap_purchase_member_created_idx').on(t.memberId, t.createdAt),
     index('iap_purchase_unacknowledged_idx')
       .on(t.createdAt)
@@ -82,20 +95,26 @@ export const storeNotificationKind = pgEnum('store_notification_kind', [
 ]);
 export type StoreNotificationKind = (typeof storeNotificationKind.enumValues)[number];
 
-/** Inbox of the store's real-time notifications (de-duplicated by the message id). */
+/**
+ * Inbox of both stores' notifications, de-duplicated by the store's message id: Google's Pub/Sub `messageId`,
+ * Apple's `notificationUUID`.
+ */
 export const storeNotification = pgTable(
   'store_notification',
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    messageId: text('message_id').notNull().unique('store_notification_message_id_uq'),
+    store: purchaseStore('store').notNull().default('GOOGLE_PLAY'),
+    messageId: text('message_id').notNull(),
     payload: jsonb('payload').notNull(),
     receivedAt: instant('received_at').notNull().defaultNow(),
     processedAt: instant('processed_at'),
     error: text('error'),
     /** Null when the inner payload could not be read. */
     kind: storeNotificationKind('kind'),
-    /** `subscriptionNotification.notificationType` (1–13, 19, 20, …). */
+    /** `subscriptionNotification.notificationType` (1–13, 19, 20, …); null for the App Store's. */
     notificationType: integer('notification_type'),
+    /** The App Store's `notificationType`, with `:subtype` when there is one (e.g. `DID_FAIL_TO_RENEW:GRACE_PERIOD`). */
+    event: text('event'),
     purchaseToken: text('purchase_token'),
     status: storeNotificationStatus('status').notNull().default('RECEIVED'),
     /** What processing did, e.g. `APPLIED`, `TEST`, `NOT_A_PREMIUM_PRODUCT`. */
@@ -104,6 +123,7 @@ export const storeNotification = pgTable(
     dispatchedAt: instant('dispatched_at'),
   },
   (t) => [
+    unique('store_notification_store_message_uq').on(t.store, t.messageId),
     index('store_notification_received_idx').on(t.id).where(sql`${t.status} = 'RECEIVED'`),
     index('store_notification_unmatched_idx').on(t.purchaseToken).where(sql`${t.status} = 'UNMATCHED'`),
   ],

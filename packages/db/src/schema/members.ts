@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt } from './_common';
 
 export const memberRole = pgEnum('member_role', ['USER', 'ADMIN']);
@@ -43,6 +56,11 @@ export const member = pgTable(
     planExpiresAt: instant('plan_expires_at'),
     planProduct: text('plan_product'),
     planAutoRenew: boolean('plan_auto_renew').notNull().default(false),
+    /**
+     * The member's stable UUID for the App Store (`appAccountToken`): the app passes it at purchase, Apple signs it
+     * into the transaction, and verify accepts a transaction only from the member it names (decision BL23).
+     */
+    appAccountToken: uuid('app_account_token').notNull().defaultRandom(),
     points: integer('points').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -53,6 +71,7 @@ export const member = pgTable(
       .on(t.planExpiresAt)
       .where(sql`${t.plan} = 'PREMIUM' and ${t.planExpiresAt} is not null`),
     check('member_points_non_negative', sql`${t.points} >= 0`),
+    unique('member_app_account_token_uq').on(t.appAccountToken),
   ],
 );
 

@@ -2,23 +2,36 @@
  * Database steps every membership change shares: the per-token lock, the member locks, and settling a
  * member's plan columns from their purchases (with the sessions following in the same transaction).
  */
-import { type DbOrTx, type IapPurchase, iapPurchase, member } from '@nestegg/db';
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { type DbOrTx, type IapPurchase, iapPurchase, member, type PurchaseStore } from '@nestegg/db';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { writePlanToSessions } from './sessions.js';
 import { type PlanColumns, planColumnsOf, planFromPurchases, samePlan } from './states.js';
 
+/** The advisory lock key of one purchase: Google Play's token, the App Store's original transaction id. */
+export const purchaseLockKey = (purchaseToken: string, store: PurchaseStore = 'GOOGLE_PLAY'): string =>
+  store === 'GOOGLE_PLAY' ? `nestegg.store-purchase:${purchaseToken}` : `nestegg.appstore-purchase:${purchaseToken}`;
+
 /**
- * Serialises everything that applies a store state to one purchase token (verify, notifications,
- * expiry, restore, cancel), across api instances and workers, until the transaction ends.
+ * Serialises everything that applies a store state to one purchase (verify, notifications, expiry, restore,
+ * cancel), across api instances and workers, until the transaction ends.
  */
-export async function lockPurchaseToken(tx: DbOrTx, purchaseToken: string): Promise<void> {
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(${`nestegg.store-purchase:${purchaseToken}`}, 0))`,
-  );
+export async function lockPurchaseToken(
+  tx: DbOrTx,
+  purchaseToken: string,
+  store: PurchaseStore = 'GOOGLE_PLAY',
+): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${purchaseLockKey(purchaseToken, store)}, 0))`);
 }
 
-export async function purchaseByToken(tx: DbOrTx, purchaseToken: string): Promise<IapPurchase | undefined> {
-  const [row] = await tx.select().from(iapPurchase).where(eq(iapPurchase.purchaseToken, purchaseToken));
+export async function purchaseByToken(
+  tx: DbOrTx,
+  purchaseToken: string,
+  store: PurchaseStore = 'GOOGLE_PLAY',
+): Promise<IapPurchase | undefined> {
+  const [row] = await tx
+    .select()
+    .from(iapPurchase)
+    .where(and(eq(iapPurchase.store, store), eq(iapPurchase.purchaseToken, purchaseToken)));
   return row;
 }
 

@@ -11,11 +11,13 @@ import {
   type IapPurchase,
   iapPurchase,
   type NewIapPurchase,
+  type PurchaseStore,
   storeCancellation,
   storeNotification,
 } from '@nestegg/db';
 import type { Clock } from '@nestegg/domain';
 import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { AppStoreSync } from '../app-store/sync.js';
 import {
   NoSubscriptionError,
   ProductMismatchError,
@@ -30,7 +32,7 @@ import type { SubscriptionPurchaseV2 } from '../google-play/types.js';
 import type { MembershipLogger } from '../logger.js';
 import { addPeriods, type ProductCatalog } from '../products.js';
 import { lockMembers, lockPurchaseToken, purchaseByToken, type Settlement, settleMembers } from './settle.js';
-import { ENTITLING_STATES, entitlingPurchase, factsOf, type StorePurchaseFacts } from './states.js';
+import { ENTITLING_STATES, entitlingPurchase, factsOf, grantsPremium, type StorePurchaseFacts } from './states.js';
 
 export const TEST_TOKEN_PREFIX = 'test-';
 
@@ -42,14 +44,22 @@ export interface MembershipSyncDeps {
   clock: Clock;
   logger: MembershipLogger;
   testMode: boolean;
+  /** The App Store's side (decision BL23): member-level operations (cancel, resume, restore) reach it. */
+  appStore?: AppStoreSync | null;
 }
 
 /**
  * `APPLIED`: the purchase and its member follow the store. `UNMATCHED`: no member holds the purchase (nor
  * the one it replaced). `NOT_A_PREMIUM_PRODUCT`: the store's product is not one we sell. `UNKNOWN_TO_STORE`:
- * the store does not know the token and neither do we.
+ * the store does not know the token and neither do we. `SANDBOX_NOT_ALLOWED`: an App Store sandbox purchase
+ * where sandbox purchases grant nothing (decision BL25).
  */
-export type SyncOutcome = 'APPLIED' | 'UNMATCHED' | 'NOT_A_PREMIUM_PRODUCT' | 'UNKNOWN_TO_STORE';
+export type SyncOutcome =
+  | 'APPLIED'
+  | 'UNMATCHED'
+  | 'NOT_A_PREMIUM_PRODUCT'
+  | 'UNKNOWN_TO_STORE'
+  | 'SANDBOX_NOT_ALLOWED';
 
 export interface SyncResult {
   outcome: SyncOutcome;
@@ -81,9 +91,11 @@ export class MembershipSync {
    * another member gets `PurchaseOwnedElsewhereError`. A pending purchase is recorded and grants nothing.
    */
   async claim(memberId: number, request: ClaimRequest): Promise<SyncResult> {
-    const product = this.deps.catalog.find(request.productId);
+    const product = this.deps.catalog.findNamed('GOOGLE_PLAY', request.productId);
     if (!product) throw new UnknownProductError(request.productId);
-    if (this.isTestToken(request.purchaseToken)) return this.claimTestPurchase(memberId, request);
+    if (this.isTestToken(request.purchaseToken)) {
+      return this.claimTestPurchase(memberId, { ...request, productId: product.id });
+    }
     const store = this.requireStore();
     return this.deps.db.transaction(async (tx) => {
       await lockPurchaseToken(tx, request.purchaseToken);
@@ -91,7 +103,7 @@ export class MembershipSync {
       if (existing && existing.memberId !== memberId) throw new PurchaseOwnedElsewhereError();
       const answer = await store.getSubscription(request.purchaseToken);
       const facts = factsOf(answer);
-      if (facts.productId !== request.productId) throw new ProductMismatchError();
+      if (facts.productId !== product.storeIds.GOOGLE_PLAY) throw new ProductMismatchError();
       const result = await this.apply(tx, {
         token: request.purchaseToken,
         existing,
@@ -121,7 +133,7 @@ export class MembershipSync {
         return existing ? this.expireForgotten(tx, existing) : this.unsettled('UNKNOWN_TO_STORE');
       }
       const facts = factsOf(answer);
-      if (!existing && (!facts.productId || !this.deps.catalog.find(facts.productId))) {
+      if (!existing && (!facts.productId || !this.deps.catalog.findInStore('GOOGLE_PLAY', facts.productId))) {
         return this.unsettled('NOT_A_PREMIUM_PRODUCT');
       }
       return this.apply(tx, { token: purchaseToken, existing, claimant: null, answer, facts });
@@ -146,43 +158,60 @@ export class MembershipSync {
     });
   }
 
-  /** Stops auto-renewal of the member's current subscription (through the store for a real purchase). */
-  async cancel(memberId: number): Promise<void> {
-    const current = await this.currentPurchase(memberId);
-    if (!current) throw new NoSubscriptionError();
-    if (!current.autoRenew) return;
-    if (current.test) {
-      await this.setTestAutoRenew(current.purchaseToken, false);
-      return;
+  /**
+   * Stops auto-renewal of every subscription that grants PREMIUM and renews, in whichever store (decision BL27):
+   * a Google Play purchase through the store, a test purchase in its row. The App Store has no call for it:
+   * its purchases come back, so the caller can send the member to the App Store.
+   */
+  async cancel(memberId: number): Promise<IapPurchase[]> {
+    const now = this.now();
+    const entitling = (await this.livePurchases(memberId)).filter((purchase) => grantsPremium(purchase, now));
+    if (entitling.length === 0) throw new NoSubscriptionError();
+    const inStore: IapPurchase[] = [];
+    for (const purchase of entitling.filter((candidate) => candidate.autoRenew)) {
+      if (purchase.test) {
+        await this.setTestAutoRenew(purchase, false);
+      } else if (purchase.store === 'APP_STORE') {
+        inStore.push(purchase);
+      } else {
+        await this.requireStore().cancel(purchase.purchaseToken, 'USER_REQUESTED_STOP_RENEWALS');
+        await this.refresh(purchase.purchaseToken);
+      }
     }
-    await this.requireStore().cancel(current.purchaseToken, 'USER_REQUESTED_STOP_RENEWALS');
-    await this.refresh(current.purchaseToken);
+    return inStore;
   }
 
   /**
-   * Turns auto-renewal back on for a test-mode purchase. A real purchase cannot be resumed by us (the store
-   * has no such call): returns it, so the caller can send the member to the store.
+   * Turns auto-renewal back on for a test-mode purchase. A real purchase cannot be resumed by us (neither store
+   * has such a call): returns it, so the caller can send the member to its store.
    */
   async resume(memberId: number): Promise<IapPurchase | null> {
     const current = await this.currentPurchase(memberId);
     if (!current) throw new NoSubscriptionError();
     if (current.autoRenew) return null;
     if (!current.test) return current;
-    await this.setTestAutoRenew(current.purchaseToken, true);
+    await this.setTestAutoRenew(current, true);
     return null;
   }
 
-  /** Re-verifies the member's latest purchase with the store (device change, reinstall). */
+  /**
+   * Re-verifies the member's latest purchase in each store with that store (device change, reinstall); test
+   * purchases are settled from their rows.
+   */
   async restore(memberId: number): Promise<SyncResult> {
-    const [latest] = await this.deps.db
-      .select()
-      .from(iapPurchase)
-      .where(and(eq(iapPurchase.memberId, memberId), isNull(iapPurchase.supersededAt), isNull(iapPurchase.voidedAt)))
-      .orderBy(desc(iapPurchase.createdAt), desc(iapPurchase.id))
-      .limit(1);
-    if (!latest) throw new NoSubscriptionError('There is no purchase to restore.');
-    if (latest.test) return this.settleOnly(memberId);
-    return this.refresh(latest.purchaseToken);
+    const live = await this.livePurchases(memberId);
+    if (live.length === 0) throw new NoSubscriptionError('There is no purchase to restore.');
+    const newest = new Map<string, IapPurchase>();
+    for (const purchase of live) if (!newest.has(purchase.store)) newest.set(purchase.store, purchase);
+    const tokenHashes: string[] = [];
+    let last: SyncResult | undefined;
+    for (const purchase of newest.values()) {
+      if (purchase.test) last = await this.settleOnly(memberId);
+      else if (purchase.store === 'APP_STORE') last = await this.requireAppStore().refresh(purchase.purchaseToken);
+      else last = await this.refresh(purchase.purchaseToken);
+      tokenHashes.push(...last.settlement.tokenHashes);
+    }
+    return { ...last!, settlement: { changes: last!.settlement.changes, tokenHashes } };
   }
 
   /** Settles a member from the purchases as stored (no store call): test purchases, expiry without auto-renew. */
@@ -197,10 +226,10 @@ export class MembershipSync {
    * Test mode's stand-in for the store's renewal at expiry: an auto-renewing test purchase moves on by
    * whole periods until it is current again. Without test mode, test purchases just expire.
    */
-  async renewTestPurchase(purchaseToken: string): Promise<SyncResult> {
+  async renewTestPurchase(purchaseToken: string, store: PurchaseStore = 'GOOGLE_PLAY'): Promise<SyncResult> {
     return this.deps.db.transaction(async (tx) => {
-      await lockPurchaseToken(tx, purchaseToken);
-      const existing = await purchaseByToken(tx, purchaseToken);
+      await lockPurchaseToken(tx, purchaseToken, store);
+      const existing = await purchaseByToken(tx, purchaseToken, store);
       if (!existing) return this.unsettled('UNMATCHED');
       const owners = await lockMembers(tx, [existing.memberId]);
       const product = this.deps.catalog.find(existing.productId);
@@ -223,20 +252,32 @@ export class MembershipSync {
       await lockPurchaseToken(tx, purchaseToken);
       const existing = await purchaseByToken(tx, purchaseToken);
       if (!existing || existing.acknowledgedAt || existing.test) return false;
-      await store.acknowledge(existing.productId, purchaseToken);
+      await store.acknowledge(
+        this.deps.catalog.find(existing.productId)?.storeIds.GOOGLE_PLAY ?? existing.productId,
+        purchaseToken,
+      );
       await tx.update(iapPurchase).set({ acknowledgedAt: this.now() }).where(eq(iapPurchase.id, existing.id));
       return true;
     });
   }
 
-  /** The member's purchase that grants PREMIUM now (the longest), else their newest one still in play. */
+  /** The member's purchase that grants PREMIUM now (the longest), in any store. */
   async currentPurchase(memberId: number): Promise<IapPurchase | undefined> {
-    const purchases = await this.deps.db
+    return entitlingPurchase(await this.livePurchases(memberId), this.now());
+  }
+
+  /** The member's purchases in every store that are neither superseded nor voided, newest first. */
+  private async livePurchases(memberId: number): Promise<IapPurchase[]> {
+    return this.deps.db
       .select()
       .from(iapPurchase)
       .where(and(eq(iapPurchase.memberId, memberId), isNull(iapPurchase.supersededAt), isNull(iapPurchase.voidedAt)))
       .orderBy(desc(iapPurchase.createdAt), desc(iapPurchase.id));
-    return entitlingPurchase(purchases, this.now());
+  }
+
+  private requireAppStore(): AppStoreSync {
+    if (!this.deps.appStore?.configured) throw new StoreNotConfiguredError();
+    return this.deps.appStore;
   }
 
   // -------------------------------------------------------------------------
@@ -277,7 +318,11 @@ export class MembershipSync {
     const purchase = await upsertPurchase(tx, {
       memberId: ownerId,
       purchaseToken: token,
-      productId: facts.productId ?? existing?.productId ?? 'unknown',
+      productId:
+        (facts.productId ? this.deps.catalog.findInStore('GOOGLE_PLAY', facts.productId)?.id : undefined) ??
+        existing?.productId ??
+        facts.productId ??
+        'unknown',
       orderId: facts.orderId ?? existing?.orderId ?? null,
       expiresAt: facts.expiresAt,
       state: facts.state,
@@ -355,10 +400,10 @@ export class MembershipSync {
     });
   }
 
-  private async setTestAutoRenew(purchaseToken: string, autoRenew: boolean): Promise<void> {
+  private async setTestAutoRenew(purchase: IapPurchase, autoRenew: boolean): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
-      await lockPurchaseToken(tx, purchaseToken);
-      const existing = await purchaseByToken(tx, purchaseToken);
+      await lockPurchaseToken(tx, purchase.purchaseToken, purchase.store);
+      const existing = await purchaseByToken(tx, purchase.purchaseToken, purchase.store);
       if (!existing) return;
       const owners = await lockMembers(tx, [existing.memberId]);
       await tx
@@ -370,22 +415,34 @@ export class MembershipSync {
   }
 }
 
-async function upsertPurchase(tx: DbOrTx, values: NewIapPurchase): Promise<IapPurchase> {
-  const { memberId: _owner, purchaseToken: _token, ...changes } = values;
+/** Inserts or updates a purchase by `(store, purchase_token)`; the owner and the key never change. */
+export async function upsertPurchase(tx: DbOrTx, values: NewIapPurchase): Promise<IapPurchase> {
+  const { memberId: _owner, purchaseToken: _token, store: _store, ...changes } = values;
   const [row] = await tx
     .insert(iapPurchase)
     .values(values)
-    .onConflictDoUpdate({ target: iapPurchase.purchaseToken, set: changes })
+    .onConflictDoUpdate({ target: [iapPurchase.store, iapPurchase.purchaseToken], set: changes })
     .returning();
   return row!;
 }
 
-/** Notifications parked as unmatched for this token are settled: the claim applied the store's current state. */
-async function settleUnmatchedNotifications(tx: DbOrTx, purchaseToken: string, now: Date): Promise<void> {
+/** Notifications parked as unmatched for this purchase are settled: the claim applied the store's current state. */
+export async function settleUnmatchedNotifications(
+  tx: DbOrTx,
+  purchaseToken: string,
+  now: Date,
+  store: PurchaseStore = 'GOOGLE_PLAY',
+): Promise<void> {
   await tx
     .update(storeNotification)
     .set({ status: 'PROCESSED', outcome: 'SETTLED_BY_VERIFY', processedAt: now, error: null })
-    .where(and(eq(storeNotification.purchaseToken, purchaseToken), eq(storeNotification.status, 'UNMATCHED')));
+    .where(
+      and(
+        eq(storeNotification.store, store),
+        eq(storeNotification.purchaseToken, purchaseToken),
+        eq(storeNotification.status, 'UNMATCHED'),
+      ),
+    );
 }
 
 async function isWithdrawn(tx: DbOrTx, purchaseToken: string): Promise<boolean> {

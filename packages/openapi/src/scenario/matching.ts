@@ -6,8 +6,8 @@
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Properties whose values are made up per call: a session token, opaque cursors, keys with random parts. */
-const GENERATED_PROPERTIES = new Set(['token', 'cursor', 'nextCursor', 'key', 'messageId']);
+/** Properties whose values are made up per call: a session token, opaque cursors, keys with random parts, a member's UUID. */
+const GENERATED_PROPERTIES = new Set(['token', 'cursor', 'nextCursor', 'key', 'messageId', 'appAccountToken']);
 
 /** Random names inside a value: image and avatar keys in URLs. */
 const GENERATED_PATTERNS: Array<[string, RegExp]> = [

@@ -29,6 +29,9 @@ const SHINHAN_STATEMENT = {
     '',
   ].join('\r\n'),
 };
+/** Stands for a JWS the App Store signed (the document cannot carry a live one: the runner signs it, decision C44). */
+const APP_STORE_JWS =
+  'eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlFTURDQ0E3YWdBd0lCQWdJUWZUbGZkMGZOdkZXdnpDMVlJQU5zWGpBS0JnZ3Foa2pPUFFRREF6QjFNVVF3UWdZRFZRUURERHRCY0hCc1pTQlhiM0pzWkhkcFpHVWciXX0.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDg2MTIzNDU2NyIsImVudmlyb25tZW50IjoiUHJvZHVjdGlvbiJ9.c2lnbmF0dXJl';
 const PNG_1X1 =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -358,6 +361,22 @@ const billing: ExampleStep[] = [
   { operation: 'billingCancel', as: 'premium', status: 200 },
   { operation: 'billingResume', as: 'premium', status: 200 },
   { operation: 'billingRestore', as: 'premium', status: 200 },
+  // On her iPhone: the App Store purchase names her appAccountToken; the later expiry of her two purchases stands.
+  { operation: 'billingAppStoreAccountToken', as: 'premium', status: 200 },
+  {
+    operation: 'billingAppStoreVerify',
+    as: 'premium',
+    body: { signedTransaction: APP_STORE_JWS },
+    status: 200,
+    substitute: { 'body.signedTransaction': 'appstore-transaction' },
+  },
+  {
+    operation: 'billingAppStoreNotification',
+    as: 'anyone',
+    body: { signedPayload: APP_STORE_JWS },
+    status: 200,
+    substitute: { 'body.signedPayload': 'appstore-notification' },
+  },
   {
     operation: 'billingStoreNotification',
     as: 'anyone',

@@ -1,11 +1,13 @@
 /**
  * The outside services the example scenario meets (decision C44), as small local fakes: both identity
- * providers, the store's push, text recognition, exchange rates and stock quotes. `env()` points an api at
- * them; `substitute(kind)` makes a value the document cannot carry (a freshly signed provider token).
+ * providers, the store's push, the App Store, text recognition, exchange rates and stock quotes. `env()` points
+ * an api at them; `substitute(kind)` makes a value the document cannot carry (a freshly signed provider token,
+ * an App Store transaction signed for the member's appAccountToken).
  */
 
 import type { Clock } from '@nestegg/domain';
-import { FakeGooglePlay } from '@nestegg/membership/testing';
+import { FakeAppStore, FakeGooglePlay } from '@nestegg/membership/testing';
+import type { Recorded } from '@nestegg/openapi/scenario';
 import { type FakeServer, startFakeServer } from '@nestegg/testing';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 
@@ -39,6 +41,7 @@ export class ExampleProviders {
   private constructor(
     private readonly server: FakeServer,
     private readonly store: FakeGooglePlay,
+    private readonly appStore: FakeAppStore,
     private readonly keys: { one: KeyPair; two: KeyPair },
     private readonly clock: Clock,
   ) {}
@@ -71,7 +74,7 @@ export class ExampleProviders {
         };
       },
     });
-    return new ExampleProviders(server, await FakeGooglePlay.start(), keys, clock);
+    return new ExampleProviders(server, await FakeGooglePlay.start(), await FakeAppStore.start(), keys, clock);
   }
 
   env(): Record<string, string> {
@@ -90,12 +93,32 @@ export class ExampleProviders {
       QUOTE_API_URL: url,
       QUOTE_API_KEY: 'quote-key',
       ...this.store.pushEnv(),
+      ...this.appStore.env(),
     };
   }
 
-  /** A value for `kind`: `idpone:<who>` / `idptwo:<who>` (a fresh ID token), `store-push` (a push's bearer). */
-  async substitute(kind: string): Promise<string> {
+  /**
+   * A value for `kind`: `idpone:<who>` / `idptwo:<who>` (a fresh ID token), `store-push` (a push's bearer),
+   * `appstore-transaction` (a yearly subscription signed for the appAccountToken an earlier step answered),
+   * `appstore-notification` (a signed TEST notification).
+   */
+  async substitute(kind: string, answers: Recorded = {}): Promise<string> {
     if (kind === 'store-push') return `Bearer ${await this.store.pushToken()}`;
+    if (kind === 'appstore-transaction') {
+      const token = (answers.billingAppStoreAccountToken?.body as { appAccountToken?: string } | undefined)
+        ?.appAccountToken;
+      if (!token) throw new Error('appstore-transaction needs the billingAppStoreAccountToken step before it');
+      const now = this.clock.now();
+      // The App Store's id of premium_yearly in the examples' products (billing.fixture.ts).
+      const id = this.appStore.subscribe('app.nestegg.premium.yearly', {
+        appAccountToken: token,
+        purchaseDate: now,
+        originalPurchaseDate: now,
+        expiresDate: new Date(now.getTime() + 365 * 86_400_000),
+      });
+      return this.appStore.signedTransaction(id);
+    }
+    if (kind === 'appstore-notification') return (await this.appStore.notification('TEST', null)).signedPayload;
     const [provider, who] = kind.split(':');
     const identity = who ? identities[who] : undefined;
     if (!identity || `idp${identity.issuer}` !== provider) throw new Error(`no substitute ${kind}`);
@@ -119,6 +142,6 @@ export class ExampleProviders {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.server.close(), this.store.close()]);
+    await Promise.all([this.server.close(), this.store.close(), this.appStore.close()]);
   }
 }

@@ -119,7 +119,7 @@ export class ExampleRunner {
     }
     for (const [target, kind] of Object.entries(step.substitute ?? {})) {
       if (target.startsWith('headers.'))
-        headers[target.slice('headers.'.length)] = await this.providers.substitute(kind);
+        headers[target.slice('headers.'.length)] = await this.providers.substitute(kind, this.answers);
     }
     return outgoing;
   }
@@ -127,7 +127,9 @@ export class ExampleRunner {
   private async substituted(step: ExampleStep, body: unknown): Promise<unknown> {
     const copy = structuredClone(body) as Record<string, unknown>;
     for (const [target, kind] of Object.entries(step.substitute ?? {})) {
-      if (target.startsWith('body.')) copy[target.slice('body.'.length)] = await this.providers.substitute(kind);
+      if (target.startsWith('body.')) {
+        copy[target.slice('body.'.length)] = await this.providers.substitute(kind, this.answers);
+      }
     }
     return copy;
   }

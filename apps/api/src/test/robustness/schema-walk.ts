@@ -77,11 +77,14 @@ function sampleString(schema: z.ZodString): string {
   if (checks.some((check) => check.kind === 'email')) return 'robust@nestegg.test';
   if (checks.some((check) => check.kind === 'url')) return 'https://example.com/x';
   if (checks.some((check) => check.kind === 'datetime')) return '2026-01-15T09:30:00.000Z';
-  const pattern = checks.find((check) => check.kind === 'regex');
-  if (pattern && pattern.kind === 'regex' && pattern.regex.test(CALENDAR_DATE)) return CALENDAR_DATE;
+  const patterns = checks.flatMap((check) => (check.kind === 'regex' ? [check.regex] : []));
+  const fits = (value: string) => patterns.every((pattern) => pattern.test(value));
+  if (patterns.length > 0 && fits(CALENDAR_DATE)) return CALENDAR_DATE;
   const min = checks.find((check) => check.kind === 'min');
   const length = min && min.kind === 'min' ? Math.max(min.value, 8) : 8;
-  return 'robust-value-xyz'.padEnd(length, 'x').slice(0, Math.max(length, 8));
+  const plain = 'robust-value-xyz'.padEnd(length, 'x').slice(0, Math.max(length, 8));
+  // A value every pattern takes: plain text, a compact JWS, digits.
+  return [plain, 'robust.value.xyz', '1234567890'].find(fits) ?? plain;
 }
 
 function sampleNumber(schema: z.ZodNumber): number {

@@ -1,17 +1,27 @@
 /** Shared by the billing tests: products, the live session's plan, the rows behind a subscription. */
 import { iapPurchase, member, storeNotification } from '@nestegg/db';
-import type { FakeGooglePlay } from '@nestegg/membership/testing';
+import type { FakeAppStore, FakeGooglePlay } from '@nestegg/membership/testing';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 
-export const PRODUCTS = 'premium_monthly:MONTHLY:4900:KRW,premium_yearly:YEARLY:49000:KRW';
+/** Both stores: Google Play's ids are the catalog's, the App Store's are named. */
+export const PRODUCTS =
+  'premium_monthly:MONTHLY:4900:KRW:appstore=app.nestegg.premium.monthly,premium_yearly:YEARLY:49000:KRW:appstore=app.nestegg.premium.yearly';
+export const APPLE_MONTHLY = 'app.nestegg.premium.monthly';
+export const APPLE_YEARLY = 'app.nestegg.premium.yearly';
 
 /** The environment of an api talking to the fake store (Developer API and push). */
 export const storeEnvironment = (store: FakeGooglePlay) => ({
   ...store.env(),
   ...store.pushEnv(),
   BILLING_PRODUCTS: PRODUCTS,
+});
+
+/** The environment of an api talking to both fakes: Google Play (Developer API and push) and the App Store. */
+export const bothStoresEnvironment = (store: FakeGooglePlay, appStore: FakeAppStore) => ({
+  ...storeEnvironment(store),
+  ...appStore.env(),
 });
 
 interface WithToken {

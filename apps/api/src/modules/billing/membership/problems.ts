@@ -1,10 +1,13 @@
 import {
+  AppAccountTokenMismatchError,
   MembershipError,
   NoSubscriptionError,
   ProductMismatchError,
   PurchaseNotFoundError,
   PurchaseOwnedElsewhereError,
   PushTokenRejectedError,
+  SandboxNotAllowedError,
+  SignatureRejectedError,
   StoreNotConfiguredError,
   StoreUnavailableError,
   UnknownProductError,
@@ -19,6 +22,12 @@ export function problemFor(error: unknown): unknown {
   if (!(error instanceof MembershipError)) return error;
   if (error instanceof UnknownProductError) return new BadRequestError('UNKNOWN_PRODUCT', error.message);
   if (error instanceof PurchaseNotFoundError) return new BadRequestError('INVALID_PURCHASE', error.message);
+  // A purchase whose signature does not verify is no purchase of this app (decision BL24).
+  if (error instanceof SignatureRejectedError) return new BadRequestError('INVALID_PURCHASE', error.message);
+  if (error instanceof AppAccountTokenMismatchError) {
+    return new BadRequestError('APP_ACCOUNT_TOKEN_MISMATCH', error.message);
+  }
+  if (error instanceof SandboxNotAllowedError) return new AppError('SANDBOX_NOT_ALLOWED', error.message);
   if (error instanceof ProductMismatchError) return new BadRequestError('PRODUCT_MISMATCH', error.message);
   if (error instanceof PurchaseOwnedElsewhereError) return new ConflictError('PURCHASE_OWNED_ELSEWHERE', error.message);
   if (error instanceof NoSubscriptionError) return new ConflictError('NO_SUBSCRIPTION', error.message);

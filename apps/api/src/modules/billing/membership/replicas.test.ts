@@ -1,15 +1,15 @@
 /**
- * Issue 12 rule 11, across replicas: two api instances and two billing workers on one database (and one
- * Redis prefix), talking to the fake store. Scheduled jobs run once per occurrence whichever worker takes
+ * Issue 12 rule 11 (and issue 39 for the App Store), across replicas: two api instances and two billing workers
+ * on one database (and one Redis prefix), talking to the fake stores. Scheduled jobs run once per occurrence whichever worker takes
  * them, a store notification is applied once however often and through whichever instance it arrives,
  * and concurrent verifies of one purchase token through both instances apply it once.
  */
 import { loadEnv as loadWorkerEnv } from '@nestegg/billing-worker/env';
 import { startWorker, type Worker } from '@nestegg/billing-worker/worker';
 import { iapPurchase, member, storeNotification } from '@nestegg/db';
-import { FakeGooglePlay } from '@nestegg/membership/testing';
+import { FakeAppStore, FakeGooglePlay } from '@nestegg/membership/testing';
 import { createDatabaseFromTemplate, createTestRedis, type TestDatabase, type TestRedis } from '@nestegg/testing';
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -18,15 +18,17 @@ import { loadEnv } from '../../../env.js';
 import { createMemberWithSession, type TestMember, testEnvironment } from '../../../test/app.js';
 import { type ApiClient, contractClient } from '../../../test/client.js';
 import {
+  APPLE_MONTHLY,
+  bothStoresEnvironment,
   eventually,
   memberRow,
   PRODUCTS,
   purchaseRows,
-  storeEnvironment,
   waitForSessionPlan,
 } from './billing.fixture.js';
 
 const store = await FakeGooglePlay.start();
+const apple = await FakeAppStore.start();
 const DAY = 86_400_000;
 const MONTHLY = 'premium_monthly';
 const SEND_IT_QUEUE = '__pgboss__send-it';
@@ -90,7 +92,7 @@ describe('across replicas: two api instances, two billing workers, one database'
     redis = await createTestRedis();
     const env = testEnvironment(
       { databaseUrl: database.url, redisUrl: redis.url, redisKeyPrefix: redis.keyPrefix },
-      storeEnvironment(store),
+      bothStoresEnvironment(store, apple),
     );
     apps.push(...(await Promise.all([buildApp(loadEnv(env)), buildApp(loadEnv(env))])));
 
@@ -123,6 +125,7 @@ describe('across replicas: two api instances, two billing workers, one database'
       JOBS_POOL_SIZE: '3',
       BILLING_PRODUCTS: PRODUCTS,
       ...store.env(),
+      ...apple.env(),
       ...EVERY_MINUTE,
     });
     workersStartedAt = Date.now();
@@ -141,6 +144,7 @@ describe('across replicas: two api instances, two billing workers, one database'
     await redis?.cleanup();
     await database?.drop();
     await store.close();
+    await apple.close();
   });
 
   /** Posts a push as the store's push service does (signed token) through one api instance. */
@@ -220,6 +224,78 @@ describe('across replicas: two api instances, two billing workers, one database'
       planExpiresAt: renewedUntil,
       planAutoRenew: true,
     });
+    for (const app of apps) await waitForSessionPlan(app, subscriber, 'PREMIUM');
+  });
+
+  it('(b, App Store) a notification redelivered through both instances, and a burst for one subscription, are applied once each', async () => {
+    const subscriber = await caller();
+    const [viaA] = subscriber.via;
+    const token = (await viaA!.billing.appStoreAccountToken()).body as { appAccountToken: string };
+    const id = apple.subscribe(APPLE_MONTHLY, {
+      appAccountToken: token.appAccountToken,
+      expiresDate: new Date(Date.now() + 30 * DAY),
+    });
+    expect((await viaA!.billing.appStoreVerify({ body: { transactionId: id } })).status).toBe(200);
+    const statusesBefore = apple.calls.statuses.filter((asked) => asked === id).length;
+
+    // Apple renews; its notifications arrive: one Apple sends three times (to both instances), and a burst of
+    // four more about the same subscription, each also delivered to both.
+    const renewedUntil = new Date(Date.now() + 60 * DAY);
+    apple.renew(id, renewedUntil);
+    const redelivered = await apple.notification('DID_RENEW', id);
+    const burst = await Promise.all(
+      [
+        ['DID_CHANGE_RENEWAL_STATUS', 'AUTO_RENEW_ENABLED'],
+        ['DID_RENEW', undefined],
+        ['RENEWAL_EXTENDED', undefined],
+        ['PRICE_INCREASE', 'ACCEPTED'],
+      ].map(([type, subtype]) => apple.notification(type!, id, subtype)),
+    );
+    const uuids = [redelivered, ...burst].map((sent) => sent.notificationUUID);
+    const [a, b] = apps;
+    const deliver = async (app: FastifyInstance, signedPayload: string) =>
+      (await contractClient(app, {}).billing.appStoreNotification({ body: { signedPayload } })).status;
+    apple.latencyMs = 50; // widens every window in which two workers could apply one subscription at once
+    try {
+      const statuses = await Promise.all([
+        deliver(a!, redelivered.signedPayload),
+        deliver(b!, redelivered.signedPayload),
+        deliver(a!, redelivered.signedPayload),
+        ...burst.flatMap((sent) => [deliver(b!, sent.signedPayload), deliver(a!, sent.signedPayload)]),
+      ]);
+      expect(statuses).toEqual(Array(11).fill(200));
+
+      const { rows, jobs } = await eventually(async () => {
+        const rows = await appA()
+          .db.select()
+          .from(storeNotification)
+          .where(and(eq(storeNotification.store, 'APP_STORE'), inArray(storeNotification.messageId, uuids)));
+        if (rows.length < uuids.length || rows.some((row) => ['RECEIVED', 'DISPATCHED'].includes(row.status))) {
+          return undefined;
+        }
+        const jobs = await appA().sql<{ notificationId: string; state: string; retries: number; group: string }[]>`
+          select data->>'notificationId' as "notificationId", state, retry_count as retries, group_id as group
+            from pgboss.job
+           where name = 'store-notification'
+             and data->>'notificationId' = any(${rows.map((row) => String(row.id))}::text[])`;
+        return jobs.some((job) => job.state !== 'completed') ? undefined : { rows, jobs };
+      }, 20_000);
+
+      // One inbox row per notificationUUID, each processed once and applied; one job each, run once.
+      expect(rows.map((row) => row.messageId).sort()).toEqual([...uuids].sort());
+      for (const row of rows) {
+        expect(row, row.messageId).toMatchObject({ status: 'PROCESSED', outcome: 'APPLIED', attempts: 1, error: null });
+      }
+      expect(jobs.map((job) => job.notificationId).sort()).toEqual(rows.map((row) => String(row.id)).sort());
+      expect(jobs.every((job) => job.retries === 0 && job.group === `appstore:${id}`)).toBe(true);
+    } finally {
+      apple.latencyMs = 0;
+    }
+
+    // Apple was asked once per notification (a second application would ask again), one at a time.
+    expect(apple.calls.statuses.filter((asked) => asked === id).length - statusesBefore).toBe(uuids.length);
+    expect(apple.calls.maxConcurrentStatusesPerSubscription).toBe(1);
+    expect(await memberRow(appA(), subscriber.id)).toMatchObject({ plan: 'PREMIUM', planExpiresAt: renewedUntil });
     for (const app of apps) await waitForSessionPlan(app, subscriber, 'PREMIUM');
   });
 

@@ -1,58 +1,102 @@
-import type { Subscription, SubscriptionState } from '@nestegg/contract';
-import type { Database, MemberPlan, PurchaseState } from '@nestegg/db';
-import { ENTITLING_STATES } from '@nestegg/membership';
-import { sql } from 'drizzle-orm';
+import type { StorePurchase, Subscription, SubscriptionState } from '@nestegg/contract';
+import { type Database, type IapPurchase, iapPurchase, member, type PurchaseStore } from '@nestegg/db';
+import { ENTITLING_STATES, grantsPremium } from '@nestegg/membership';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 
-interface SubscriptionRow extends Record<string, unknown> {
-  plan: MemberPlan;
-  plan_expires_at: string | Date | null;
-  plan_product: string | null;
-  plan_auto_renew: boolean;
-  purchase_state: PurchaseState | null;
-  purchase_grants: boolean | null;
+/** Each store's subscription management page. */
+export type ManageUrls = Record<PurchaseStore, string>;
+/** The page where one purchase is managed (null for a test purchase, which no store knows). */
+export type ManageUrlOf = (purchase: Pick<IapPurchase, 'store' | 'productId' | 'test'>) => string | null;
+
+type Row = Pick<
+  IapPurchase,
+  'id' | 'store' | 'productId' | 'state' | 'expiresAt' | 'autoRenew' | 'supersededAt' | 'voidedAt' | 'sandbox' | 'test'
+>;
+
+const MAX_LISTED = 10;
+
+/** A purchase's state as the member sees it: an entitling state past its expiry, not yet re-read, has lapsed. */
+function stateOf(purchase: Row, grants: boolean): SubscriptionState {
+  if (ENTITLING_STATES.includes(purchase.state) && !grants) return 'EXPIRED';
+  return purchase.state;
 }
-
-const ENTITLING = sql.raw(ENTITLING_STATES.map((state) => `'${state}'`).join(', '));
 
 /**
- * The member's plan columns and their current purchase in one statement: the purchase that grants
- * PREMIUM the longest, else the newest one (superseded purchases are history, not "current").
+ * The member's plan columns and their purchases in every store (decision BL27): the subscription describes the
+ * purchase that grants PREMIUM the longest, else the newest one (superseded purchases are history, not
+ * "current"); `purchases` lists those that grant or renew, and the newest of each store.
  */
-export async function readSubscription(db: Database, memberId: number, now: Date): Promise<Subscription | null> {
-  const rows = await db.execute<SubscriptionRow>(sql`
-    select m.plan, m.plan_expires_at, m.plan_product, m.plan_auto_renew,
-           p.state as purchase_state, p.grants as purchase_grants
-      from member m
-      left join lateral (
-        select state,
-               (state in (${ENTITLING}) and voided_at is null and expires_at > ${now.toISOString()}::timestamptz) as grants
-          from iap_purchase
-         where member_id = m.id and superseded_at is null
-         order by grants desc, expires_at desc nulls last, id desc
-         limit 1
-      ) p on true
-     where m.id = ${memberId}`);
-  const row = rows[0];
-  return row ? toSubscription(row) : null;
-}
-
-function stateOf(row: SubscriptionRow): SubscriptionState {
-  if (row.purchase_state === null) return 'NONE';
-  // An entitling state past its expiry, not yet re-read from the store: it has lapsed.
-  if (ENTITLING_STATES.includes(row.purchase_state) && !row.purchase_grants) return 'EXPIRED';
-  return row.purchase_state;
-}
-
-function toSubscription(row: SubscriptionRow): Subscription {
-  const expiresAt = row.plan_expires_at === null ? null : new Date(row.plan_expires_at).toISOString();
-  const state = stateOf(row);
-  const renews = row.plan === 'PREMIUM' && row.plan_auto_renew && (state === 'ACTIVE' || state === 'IN_GRACE');
+export async function readSubscription(
+  db: Database,
+  memberId: number,
+  now: Date,
+  manageUrlOf: ManageUrlOf,
+): Promise<Subscription | null> {
+  const [plan] = await db
+    .select({
+      plan: member.plan,
+      planExpiresAt: member.planExpiresAt,
+      planProduct: member.planProduct,
+      planAutoRenew: member.planAutoRenew,
+    })
+    .from(member)
+    .where(eq(member.id, memberId));
+  if (!plan) return null;
+  const rows: Row[] = await db
+    .select({
+      id: iapPurchase.id,
+      store: iapPurchase.store,
+      productId: iapPurchase.productId,
+      state: iapPurchase.state,
+      expiresAt: iapPurchase.expiresAt,
+      autoRenew: iapPurchase.autoRenew,
+      supersededAt: iapPurchase.supersededAt,
+      voidedAt: iapPurchase.voidedAt,
+      sandbox: iapPurchase.sandbox,
+      test: iapPurchase.test,
+    })
+    .from(iapPurchase)
+    .where(and(eq(iapPurchase.memberId, memberId), isNull(iapPurchase.supersededAt)))
+    .orderBy(desc(iapPurchase.createdAt), desc(iapPurchase.id));
+  const ranked = rows
+    .map((row) => ({ row, grants: grantsPremium(row, now) }))
+    .sort(
+      (a, b) =>
+        Number(b.grants) - Number(a.grants) ||
+        (b.row.expiresAt?.getTime() ?? Number.NEGATIVE_INFINITY) -
+          (a.row.expiresAt?.getTime() ?? Number.NEGATIVE_INFINITY) ||
+        b.row.id - a.row.id,
+    );
+  const newestOfStore = new Set(
+    (['GOOGLE_PLAY', 'APP_STORE'] as const).map((store) => rows.find((row) => row.store === store)?.id),
+  );
+  const listed = ranked
+    .filter(({ row, grants }) => grants || (row.autoRenew && row.voidedAt === null) || newestOfStore.has(row.id))
+    .slice(0, MAX_LISTED);
+  const current = ranked[0];
+  const expiresAt = plan.planExpiresAt === null ? null : plan.planExpiresAt.toISOString();
+  const state: SubscriptionState = current ? stateOf(current.row, current.grants) : 'NONE';
+  const renews = plan.plan === 'PREMIUM' && plan.planAutoRenew && (state === 'ACTIVE' || state === 'IN_GRACE');
   return {
-    plan: row.plan,
+    plan: plan.plan,
     planExpiresAt: expiresAt,
     nextBillingDate: renews ? expiresAt : null,
-    autoRenew: row.plan_auto_renew,
-    productId: row.plan_product,
+    autoRenew: plan.planAutoRenew,
+    productId: plan.planProduct,
     state,
+    store: current?.row.store ?? null,
+    manageUrl: current ? manageUrlOf(current.row) : null,
+    purchases: listed.map(
+      ({ row, grants }): StorePurchase => ({
+        store: row.store,
+        productId: row.productId,
+        state: stateOf(row, grants),
+        expiresAt: row.expiresAt?.toISOString() ?? null,
+        autoRenew: row.autoRenew,
+        grantsPremium: grants,
+        sandbox: row.sandbox,
+        manageUrl: manageUrlOf(row),
+      }),
+    ),
   };
 }

@@ -14,8 +14,20 @@ describe('GET /api/billing/products', () => {
   test('lists the configured monthly and yearly products', async ({ free }) => {
     expect(bodyOf(await free.api.billing.products(), 200)).toEqual({
       products: [
-        { id: 'premium_monthly', period: 'MONTHLY', price: 4900, currency: 'KRW' },
-        { id: 'premium_yearly', period: 'YEARLY', price: 49000, currency: 'KRW' },
+        {
+          id: 'premium_monthly',
+          period: 'MONTHLY',
+          price: 4900,
+          currency: 'KRW',
+          storeProductIds: { googlePlay: 'premium_monthly', appStore: 'app.nestegg.premium.monthly' },
+        },
+        {
+          id: 'premium_yearly',
+          period: 'YEARLY',
+          price: 49000,
+          currency: 'KRW',
+          storeProductIds: { googlePlay: 'premium_yearly', appStore: 'app.nestegg.premium.yearly' },
+        },
       ],
     });
   });
@@ -42,6 +54,20 @@ describe('POST /api/billing/store/verify', () => {
       autoRenew: true,
       productId: 'premium_monthly',
       state: 'ACTIVE',
+      store: 'GOOGLE_PLAY',
+      manageUrl: `https://play.google.com/store/account/subscriptions?sku=premium_monthly&package=${store.packageName}`,
+      purchases: [
+        {
+          store: 'GOOGLE_PLAY',
+          productId: 'premium_monthly',
+          state: 'ACTIVE',
+          expiresAt: expiryTime.toISOString(),
+          autoRenew: true,
+          grantsPremium: true,
+          sandbox: false,
+          manageUrl: `https://play.google.com/store/account/subscriptions?sku=premium_monthly&package=${store.packageName}`,
+        },
+      ],
     });
     expect(await sessionPlan(app, free)).toBe('PREMIUM');
     expect(await memberRow(app, free.id)).toMatchObject({

@@ -1,14 +1,18 @@
 import { storeCancellation } from '@nestegg/db';
-import { FakeGooglePlay } from '@nestegg/membership/testing';
+import { FakeAppStore, FakeGooglePlay } from '@nestegg/membership/testing';
 import { afterAll, describe, expect } from 'vitest';
 import { bodyOf } from '../../../test/client.js';
 import { apiTest } from '../../../test/fixtures.js';
-import { purchaseRows, storeEnvironment } from './billing.fixture.js';
+import { APPLE_MONTHLY, bothStoresEnvironment, purchaseRows } from './billing.fixture.js';
 
 const store = await FakeGooglePlay.start();
-afterAll(() => store.close());
+const apple = await FakeAppStore.start();
+afterAll(async () => {
+  await store.close();
+  await apple.close();
+});
 
-const test = apiTest(storeEnvironment(store));
+const test = apiTest(bothStoresEnvironment(store, apple));
 const DAY = 86_400_000;
 
 describe('deleting a member with a live subscription (decision BL19)', () => {
@@ -35,5 +39,20 @@ describe('deleting a member with a live subscription (decision BL19)', () => {
     expect(queued.map((row) => [row.purchaseToken, row.productId, row.doneAt])).toEqual([
       [renewing, 'premium_monthly', null],
     ]);
+  });
+
+  test('an App Store subscription is not queued: Apple has no call to cancel it (BL27)', async ({
+    app,
+    free,
+    admin,
+  }) => {
+    const token = bodyOf(await free.api.billing.appStoreAccountToken(), 200).appAccountToken;
+    const id = apple.subscribe(APPLE_MONTHLY, { appAccountToken: token });
+    bodyOf(await free.api.billing.appStoreVerify({ body: { transactionId: id } }), 200);
+    const before = await app.db.select().from(storeCancellation);
+
+    expect((await admin.api.admin.deleteMember({ params: { id: free.id } })).status).toBe(204);
+
+    expect(await app.db.select().from(storeCancellation)).toEqual(before);
   });
 });

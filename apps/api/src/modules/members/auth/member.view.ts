@@ -5,7 +5,14 @@ import { isoInstant } from '../../../lib/instants.js';
 /** The member columns both views show (the admin list leaves out the picture, which can be large). */
 export type MemberSummaryRow = Omit<
   Member,
-  'passwordHash' | 'emailVerified' | 'idponeId' | 'idptwoId' | 'profileImage' | 'profileImageHash' | 'updatedAt'
+  | 'passwordHash'
+  | 'emailVerified'
+  | 'idponeId'
+  | 'idptwoId'
+  | 'profileImage'
+  | 'profileImageHash'
+  | 'updatedAt'
+  | 'appAccountToken'
 >;
 
 /** The member as an admin sees it in the member list. */
