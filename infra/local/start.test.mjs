@@ -278,8 +278,20 @@ describe('npm run dev (start.mjs --dev) on a given DATABASE_URL', () => {
     const products = await fetch(`${address}/api/billing/products`, { headers: { authorization: `Bearer ${token}` } });
     expect(await json(products)).toEqual({
       products: [
-        { id: 'premium_monthly', period: 'MONTHLY', price: 4900, currency: 'KRW' },
-        { id: 'premium_yearly', period: 'YEARLY', price: 49000, currency: 'KRW' },
+        {
+          id: 'premium_monthly',
+          period: 'MONTHLY',
+          price: 4900,
+          currency: 'KRW',
+          storeProductIds: { googlePlay: 'premium_monthly', appStore: 'premium_monthly' },
+        },
+        {
+          id: 'premium_yearly',
+          period: 'YEARLY',
+          price: 49000,
+          currency: 'KRW',
+          storeProductIds: { googlePlay: 'premium_yearly', appStore: 'premium_yearly' },
+        },
       ],
     });
     // Test mode: a `test-` token grants PREMIUM without a store.
