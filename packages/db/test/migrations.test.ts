@@ -558,6 +558,39 @@ describe('scale-out rule (decision L5)', () => {
   });
 });
 
+describe('migration local_currency_holdings (decision L39)', () => {
+  const migration = () => readFileSync(join(migrationsFolder(), '0026_local_currency_holdings.sql'), 'utf8');
+
+  it("makes a 'KRW' holding local when its trades are whole, and leaves one with fractional trades as it was", async () => {
+    const rolledBack = new Error('rolled back');
+    await expect(
+      handle.sql.begin(async (sql) => {
+        const [m] = await sql<{ id: number }[]>`
+          insert into member (email, display_name) values ('krw@example.com', 'krw') returning id`;
+        const holdings = await sql<{ id: number; name: string }[]>`
+          insert into investment_holding (member_id, name, currency)
+          values (${m!.id}, 'whole', 'KRW'), (${m!.id}, 'fractional', 'KRW'), (${m!.id}, 'dollars', 'USD')
+          returning id, name`;
+        const id = (name: string) => holdings.find((holding) => holding.name === name)!.id;
+        await sql`
+          insert into investment_trade (member_id, holding_id, side, quantity, price, fee, traded_at)
+          values (${m!.id}, ${id('whole')}, 'BUY', 1, 71500, 0, '2026-01-01'),
+                 (${m!.id}, ${id('fractional')}, 'BUY', 1, 71500.5, 0, '2026-01-01'),
+                 (${m!.id}, ${id('dollars')}, 'BUY', 1, 10, 0, '2026-01-01')`;
+        await sql.unsafe(migration());
+        const rows = await sql<{ name: string; currency: string | null }[]>`
+          select name, currency from investment_holding where member_id = ${m!.id} order by name`;
+        expect(rows).toEqual([
+          { name: 'dollars', currency: 'USD' },
+          { name: 'fractional', currency: 'KRW' },
+          { name: 'whole', currency: null },
+        ]);
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+  });
+});
+
 describe('migration wallet_loan_history', () => {
   /** A copy of the migrations folder that stops before `tag`. */
   function migrationsBefore(tag: string): string {

@@ -2,6 +2,7 @@ import type { CreateHoldingRequest, Holding, Portfolio, UpdateHoldingRequest } f
 import { type Database, type DbOrTx, investmentHolding, investmentTrade, stockQuote } from '@nestegg/db';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { NotFoundError, ValidationFailedError } from '../../../lib/errors.js';
+import { LOCAL_CURRENCY } from '../kernel/index.js';
 import { type HoldingRow, toHolding, toPortfolio } from './holding.view.js';
 import type { QuotesService } from './quotes.service.js';
 
@@ -60,6 +61,9 @@ async function assertWholePrices(tx: DbOrTx, memberId: number, holdingId: number
   }
 }
 
+/** The local currency named explicitly is the local currency (null), not a foreign one (decision L39). */
+const storedCurrency = (currency: string | null): string | null => (currency === LOCAL_CURRENCY ? null : currency);
+
 /**
  * Investment holdings (`/api/account/holdings`) and the portfolio, over explicit dependencies. Quantity,
  * cost basis and realized profit are written by the trades service; quotes come from the shared cache and
@@ -96,7 +100,12 @@ export class HoldingsService {
   async create(memberId: number, fields: CreateHoldingRequest): Promise<Holding> {
     const [row] = await this.deps.db
       .insert(investmentHolding)
-      .values({ memberId, name: fields.name, stockCode: fields.stockCode ?? null, currency: fields.currency ?? null })
+      .values({
+        memberId,
+        name: fields.name,
+        stockCode: fields.stockCode ?? null,
+        currency: storedCurrency(fields.currency ?? null),
+      })
       .returning({ id: investmentHolding.id });
     return this.get(memberId, row!.id);
   }
@@ -105,7 +114,8 @@ export class HoldingsService {
    * Renames a holding or changes its code or currency. Becoming a local-currency holding needs whole
    * prices in all its trades; the holding is locked first, so no trade write slips in between.
    */
-  async update(memberId: number, id: number, patch: UpdateHoldingRequest): Promise<Holding> {
+  async update(memberId: number, id: number, request: UpdateHoldingRequest): Promise<Holding> {
+    const patch = request.currency === undefined ? request : { ...request, currency: storedCurrency(request.currency) };
     await this.deps.db.transaction(async (tx) => {
       const [locked] = await tx
         .select({ currency: investmentHolding.currency })

@@ -180,6 +180,29 @@ describe('investments: moving average, realized and valuation profit', () => {
   });
 });
 
+describe('investments: the local currency named explicitly (decision L39)', () => {
+  test("a holding created or changed to 'KRW' is a local holding: whole prices, in the local totals", async ({
+    premium,
+  }) => {
+    const named = await holdingOf(premium, { name: 'KODEX 200', currency: 'KRW' });
+    expect(bodyOf(await premium.api.ledger.investments.getHolding({ params: { id: named } }), 200).currency).toBeNull();
+    problemOf(await trade(premium, named, buy('1', '1000.5', '2026-01-01')), 400, 'VALIDATION_FAILED');
+    bodyOf(await trade(premium, named, buy('2', '1000', '2026-01-01')), 201);
+
+    const usd = await holdingOf(premium, { name: 'Fund', currency: 'USD' });
+    await trade(premium, usd, buy('1', '10', '2026-01-01'));
+    const changed = await premium.api.ledger.investments.updateHolding({
+      params: { id: usd },
+      body: { currency: 'KRW' },
+    });
+    expect(bodyOf(changed, 200).currency).toBeNull();
+
+    const portfolio = bodyOf(await premium.api.ledger.investments.portfolio(), 200);
+    expect(portfolio.foreignTotals).toEqual([]);
+    expect(portfolio.totals.purchaseAmount).toBe('2010');
+  });
+});
+
 describe('investments: a replay that goes negative is refused (409)', () => {
   test('creating a sell beyond what is held at its date', async ({ app, premium }) => {
     const id = await holdingOf(premium);
