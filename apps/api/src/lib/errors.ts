@@ -25,6 +25,18 @@ export interface AppErrorOptions {
 const wholeSecondsToWait = (seconds: number): number => Math.max(1, Math.ceil(seconds));
 
 /**
+ * How long to wait after a passing outage when the thrower does not say (decision C51). A 503 for a missing
+ * configuration (`…_NOT_CONFIGURED`) or an unready replica (`NOT_READY`) has none: retrying soon does not help.
+ */
+const RETRY_AFTER_SECONDS_OF: Partial<Record<ProblemCode, number>> = {
+  SERVICE_UNAVAILABLE: 5,
+  OVERLOADED: 5,
+  DATABASE_UNAVAILABLE: 5,
+  PROVIDER_UNAVAILABLE: 30,
+  STORE_UNAVAILABLE: 30,
+};
+
+/**
  * A problem with its code; the status is the one the contract gives the code (`problemCodeStatus`), never restated.
  * The error handler is what turns it into an answer, `Retry-After` included (decision C50).
  */
@@ -42,7 +54,8 @@ export class AppError extends Error {
     this.name = new.target.name;
     this.status = problemCodeStatus[code];
     this.errors = errors;
-    this.retryAfterSeconds = retryAfterSeconds === undefined ? undefined : wholeSecondsToWait(retryAfterSeconds);
+    const wait = retryAfterSeconds ?? RETRY_AFTER_SECONDS_OF[code];
+    this.retryAfterSeconds = wait === undefined ? undefined : wholeSecondsToWait(wait);
   }
 }
 

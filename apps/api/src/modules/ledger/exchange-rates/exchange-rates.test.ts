@@ -176,7 +176,9 @@ describe('a missing rate is an error, never 1:1', () => {
     ];
     for (const [quote, reply] of cases) {
       fake.on(`GET /v6/k/pair/USD/${quote}`, reply);
-      problemOf(await free.api.ledger.fx.rate({ query: { from: 'USD', to: quote } }), 503, 'PROVIDER_UNAVAILABLE');
+      const answer = await free.api.ledger.fx.rate({ query: { from: 'USD', to: quote } });
+      problemOf(answer, 503, 'PROVIDER_UNAVAILABLE');
+      expect(answer.headers.get('retry-after')).toBe('30');
     }
     // Nothing listens here: connection refused.
     const closed = await startFakeServer();

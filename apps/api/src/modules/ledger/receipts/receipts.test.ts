@@ -125,7 +125,9 @@ describe('receipt recognition: POST /api/account/ocr/receipt', () => {
   test('a provider error, outage or timeout is 503 and does not use up the quota', async ({ premium }) => {
     for (const mode of ['down', 'error', 'slow'] as const) {
       vision.mode = mode;
-      problemOf(await upload(premium, await receiptPng()), 503, 'PROVIDER_UNAVAILABLE');
+      const answer = await upload(premium, await receiptPng());
+      problemOf(answer, 503, 'PROVIDER_UNAVAILABLE');
+      expect(answer.headers.get('retry-after')).toBe('30');
     }
     vision.mode = 'up';
     for (let index = 0; index < 3; index += 1) bodyOf(await upload(premium, await receiptPng()), 200);
