@@ -93,13 +93,14 @@ function problemBody({ code, detail, errors }: ProblemAnswer, instance?: string)
 
 /**
  * The headers a problem carries: `Retry-After` when the client should wait, written here and nowhere else, and on
- * a rate limit the X-RateLimit pair beside it (decision O5; @fastify/rate-limit adds the limit itself).
+ * every 429 (a rate limit or a daily quota) the X-RateLimit pair beside it (decision O5; @fastify/rate-limit adds
+ * the limit itself).
  */
 function problemHeaders({ code, retryAfterSeconds }: ProblemAnswer): Record<string, string> {
   if (retryAfterSeconds === undefined) return {};
   const seconds = String(retryAfterSeconds);
   const rateLimit: Record<string, string> =
-    code === 'RATE_LIMITED' ? { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': seconds } : {};
+    problemCodeStatus[code] === 429 ? { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': seconds } : {};
   return { 'retry-after': seconds, ...rateLimit };
 }
 

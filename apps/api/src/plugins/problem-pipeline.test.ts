@@ -154,11 +154,15 @@ describe('every answer that tells the client to wait says so in whole seconds (C
     },
   );
 
-  test('a failure limit carries the X-RateLimit pair beside Retry-After; other waits do not', async ({ app }) => {
+  test('every 429, a failure limit or a daily quota, carries the X-RateLimit pair beside Retry-After; a 503 does not (O5)', async ({
+    app,
+  }) => {
     const limited = await app.inject({ method: 'GET', url: '/api/probe/waits/0' });
     expect([limited.headers['x-ratelimit-remaining'], limited.headers['x-ratelimit-reset']]).toEqual(['0', '1']);
     const quota = await app.inject({ method: 'GET', url: '/api/probe/waits/1' });
-    expect(quota.headers['x-ratelimit-remaining']).toBeUndefined();
+    expect([quota.headers['x-ratelimit-remaining'], quota.headers['x-ratelimit-reset']]).toEqual(['0', '60']);
+    const shed = await app.inject({ method: 'GET', url: '/api/probe/waits/3' });
+    expect(shed.headers['x-ratelimit-remaining']).toBeUndefined();
   });
 
   test('a route over its @fastify/rate-limit limit: the handler’s Retry-After and X-RateLimit headers', async ({

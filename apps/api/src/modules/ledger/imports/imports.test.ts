@@ -333,6 +333,7 @@ describe('statement import: the day’s uploads', () => {
       });
       problemOf(refused, 429, 'IMPORT_QUOTA_EXCEEDED');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
     },
   );
 });

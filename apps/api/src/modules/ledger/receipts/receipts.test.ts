@@ -145,6 +145,8 @@ describe('receipt recognition: POST /api/account/ocr/receipt', () => {
     const retryAfter = Number(refused[0]!.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(86_400);
+    expect(refused[0]!.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(refused[0]!.headers.get('x-ratelimit-reset')).toBe(String(retryAfter));
     // Another member has their own quota.
     bodyOf(await upload(admin, image), 200);
   });
