@@ -97,6 +97,19 @@ describe('the App Store through Apple’s library', () => {
     expect(store.calls.ocsp).toBeGreaterThan(0);
   });
 
+  it('a revocation check that does not answer is "unavailable" within STORE_TIMEOUT_MS, not the library’s 30 s (BL29)', async () => {
+    const id = store.subscribe('app.nestegg.premium.monthly');
+    const online = gatewayFor(store, { APPSTORE_ONLINE_CHECKS: 'true', STORE_TIMEOUT_MS: '300' });
+    store.ocsp = 'silent';
+    try {
+      const started = Date.now();
+      await expect(online.verifyTransaction(await store.signedTransaction(id))).rejects.toThrow(/within 300 ms/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      store.ocsp = 'good';
+    }
+  });
+
   it('with online checks, the certificates’ revocation status is asked (OCSP): good passes, revoked does not', async () => {
     const id = store.subscribe('app.nestegg.premium.monthly');
     const before = store.calls.ocsp;

@@ -96,10 +96,20 @@ const REASONS: Partial<Record<VerificationStatus, string>> = {
   [VerificationStatus.FAILURE]: 'the signed data is malformed',
 };
 
-/** Maps the library's verification errors to ours. */
-async function verified<T>(verify: () => Promise<T>): Promise<T> {
+/**
+ * Maps the library's verification errors to ours, within `timeoutMs`: the library's own bound on a revocation
+ * check (OCSP) is 30 s, longer than a request or Apple's notification delivery should wait (decision BL29).
+ */
+async function verified<T>(verify: () => Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new StoreUnavailableError(`the certificate status (OCSP) did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
   try {
-    return await verify();
+    return await Promise.race([verify(), deadline]);
   } catch (error) {
     if (error instanceof VerificationException) {
       if (error.status === VerificationStatus.RETRYABLE_VERIFICATION_FAILURE) {
@@ -109,6 +119,8 @@ async function verified<T>(verify: () => Promise<T>): Promise<T> {
     }
     if (error instanceof SignatureRejectedError || error instanceof StoreUnavailableError) throw error;
     throw new SignatureRejectedError((error as Error).message ?? 'unreadable');
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -167,6 +179,10 @@ export class AppStoreGateway {
     }
   }
 
+  private verified<T>(verify: () => Promise<T>): Promise<T> {
+    return verified(verify, this.config.timeoutMs);
+  }
+
   /** Whether purchases of this environment grant PREMIUM here (decision BL25). */
   grants(environment: AppStoreEnvironment): boolean {
     if (environment === 'Xcode') return this.testMode;
@@ -177,7 +193,7 @@ export class AppStoreGateway {
   /** A signed transaction from the app (StoreKit 2 `jwsRepresentation`). */
   async verifyTransaction(jws: string): Promise<VerifiedTransaction> {
     const environment = this.environmentOf(unverifiedPayload(jws).environment);
-    const transaction = await verified(() => this.verifier(environment).verifyAndDecodeTransaction(jws));
+    const transaction = await this.verified(() => this.verifier(environment).verifyAndDecodeTransaction(jws));
     return { environment, transaction };
   }
 
@@ -188,13 +204,15 @@ export class AppStoreGateway {
     const environment = this.environmentOf(inner?.environment);
     if (environment === 'Xcode') throw new SignatureRejectedError('Xcode does not send notifications');
     const verifier = this.verifier(environment);
-    const payload = await verified(() => verifier.verifyAndDecodeNotification(signedPayload));
+    const payload = await this.verified(() => verifier.verifyAndDecodeNotification(signedPayload));
     const signedTransaction = payload.data?.signedTransactionInfo;
     const signedRenewal = payload.data?.signedRenewalInfo;
     const transaction = signedTransaction
-      ? await verified(() => verifier.verifyAndDecodeTransaction(signedTransaction))
+      ? await this.verified(() => verifier.verifyAndDecodeTransaction(signedTransaction))
       : null;
-    const renewal = signedRenewal ? await verified(() => verifier.verifyAndDecodeRenewalInfo(signedRenewal)) : null;
+    const renewal = signedRenewal
+      ? await this.verified(() => verifier.verifyAndDecodeRenewalInfo(signedRenewal))
+      : null;
     return { environment, payload, transaction, renewal };
   }
 
@@ -207,7 +225,7 @@ export class AppStoreGateway {
         if (!answer.signedTransactionInfo) throw new PurchaseNotFoundError();
         const signed = answer.signedTransactionInfo;
         const transaction = await called(() =>
-          verified(() => this.verifier(environment).verifyAndDecodeTransaction(signed)),
+          this.verified(() => this.verifier(environment).verifyAndDecodeTransaction(signed)),
         );
         return { environment, transaction };
       } catch (error) {
@@ -233,9 +251,9 @@ export class AppStoreGateway {
     const verifier = this.verifier(environment);
     const signedTransaction = item.signedTransactionInfo;
     const signedRenewal = item.signedRenewalInfo;
-    const transaction = await called(() => verified(() => verifier.verifyAndDecodeTransaction(signedTransaction)));
+    const transaction = await called(() => this.verified(() => verifier.verifyAndDecodeTransaction(signedTransaction)));
     const renewal = signedRenewal
-      ? await called(() => verified(() => verifier.verifyAndDecodeRenewalInfo(signedRenewal)))
+      ? await called(() => this.verified(() => verifier.verifyAndDecodeRenewalInfo(signedRenewal)))
       : null;
     return { environment, status: item.status, transaction, renewal };
   }

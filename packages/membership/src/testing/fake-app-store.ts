@@ -78,7 +78,8 @@ interface Responder {
 }
 
 /** What the fake's OCSP responder says about the chain's certificates. */
-export type OcspAnswer = 'good' | 'revoked' | 'unavailable';
+/** `silent`: the responder takes the request and never answers (a network that drops it). */
+export type OcspAnswer = 'good' | 'revoked' | 'unavailable' | 'silent';
 
 /** jsrsasign's OCSP classes its type definitions leave out. */
 interface OcspModule {
@@ -350,6 +351,7 @@ export class FakeAppStore {
     const url = new URL(request.url ?? '/', this.url);
     if (url.pathname === '/ocsp') {
       this.calls.ocsp += 1;
+      if (this.ocsp === 'silent') return;
       if (this.ocsp === 'unavailable') {
         response.writeHead(503);
         response.end();
