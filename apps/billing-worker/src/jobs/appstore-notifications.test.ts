@@ -3,8 +3,15 @@
  * Subscription Statuses against the fake App Store), whatever their type or order (decision BL26); the expiry
  * job and the notification history (decision BL28).
  */
-import { createDb, type DbHandle, iapPurchase } from '@nestegg/db';
-import { AppStoreGateway, AppStoreSync, appStoreConfigOf, MembershipSync, ProductCatalog } from '@nestegg/membership';
+import { createDb, type DbHandle, iapPurchase, member } from '@nestegg/db';
+import {
+  AppStoreGateway,
+  AppStoreSync,
+  appStoreConfigOf,
+  MembershipSync,
+  ProductCatalog,
+  queueStoreCancellations,
+} from '@nestegg/membership';
 import { type FakeAppleSubscription, FakeAppStore, FakeGooglePlay } from '@nestegg/membership/testing';
 import { useTestDatabase } from '@nestegg/testing';
 import { and, eq } from 'drizzle-orm';
@@ -119,6 +126,15 @@ describe('App Store notifications processed by the worker', () => {
   it('SUBSCRIBED with no member behind it: kept as UNMATCHED', async () => {
     const id = apple.subscribe(MONTHLY, { appAccountToken: crypto.randomUUID() });
     expect(await notify('SUBSCRIBED', id, 'INITIAL_BUY')).toMatchObject({ status: 'UNMATCHED', outcome: 'UNMATCHED' });
+  });
+
+  it('a notification of a withdrawn member’s subscription ends MEMBER_WITHDRAWN, not UNMATCHED (BL30)', async () => {
+    const { memberId, id } = await subscriber();
+    await handle.db.transaction(async (tx) => {
+      await queueStoreCancellations(tx, memberId);
+      await tx.delete(member).where(eq(member.id, memberId));
+    });
+    expect(await notify('DID_RENEW', id)).toMatchObject({ status: 'PROCESSED', outcome: 'MEMBER_WITHDRAWN' });
   });
 
   it('DID_RENEW: the expiry moves on', async () => {

@@ -233,7 +233,9 @@ export class StoreInbox {
     const environment =
       (row.payload as { environment?: string } | null)?.environment === 'Sandbox' ? 'Sandbox' : 'Production';
     const { outcome } = await this.deps.appStore.refresh(row.purchaseToken, environment);
-    return outcome;
+    const withdrawn =
+      outcome === 'UNMATCHED' && (await belongedToWithdrawnMember(this.deps.db, row.purchaseToken, 'APP_STORE'));
+    return withdrawn ? 'MEMBER_WITHDRAWN' : outcome;
   }
 
   private async settle(row: StoreNotification, outcome: string): Promise<void> {

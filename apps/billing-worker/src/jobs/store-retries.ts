@@ -57,16 +57,17 @@ export async function cancelWithdrawnSubscriptions(deps: RetryDeps): Promise<{ c
   const pending = await deps.db
     .select()
     .from(storeCancellation)
-    .where(isNull(storeCancellation.doneAt))
+    .where(and(isNull(storeCancellation.doneAt), eq(storeCancellation.store, 'GOOGLE_PLAY')))
     .orderBy(asc(storeCancellation.requestedAt))
     .limit(BATCH);
   const result = { cancelled: 0, failed: 0 };
-  for (const { purchaseToken } of pending) {
+  for (const { store, purchaseToken } of pending) {
+    const thisRow = and(eq(storeCancellation.store, store), eq(storeCancellation.purchaseToken, purchaseToken));
     const done = (lastError: string | null) =>
       deps.db
         .update(storeCancellation)
         .set({ doneAt: deps.now, lastError, attempts: sql`${storeCancellation.attempts} + 1` })
-        .where(eq(storeCancellation.purchaseToken, purchaseToken));
+        .where(thisRow);
     try {
       await deps.store.cancel(purchaseToken, 'DEVELOPER_REQUESTED_STOP_PAYMENTS');
       await done(null);
@@ -80,7 +81,7 @@ export async function cancelWithdrawnSubscriptions(deps: RetryDeps): Promise<{ c
       await deps.db
         .update(storeCancellation)
         .set({ lastError: error.message, attempts: sql`${storeCancellation.attempts} + 1` })
-        .where(eq(storeCancellation.purchaseToken, purchaseToken));
+        .where(thisRow);
       result.failed += 1;
     }
   }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgEnum, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt } from './_common';
 import { member } from './members';
 
@@ -130,20 +130,26 @@ export const storeNotification = pgTable(
 );
 
 /**
- * Store subscriptions to cancel after their member withdrew: the purchase rows are deleted with the
- * member (spec rule 5), this row keeps only what the store call needs until the store confirmed it.
+ * Store subscriptions of members who withdrew: the purchase rows are deleted with the member (spec rule 5),
+ * this row keeps only what the store call needs until the store confirmed it, and afterwards that the
+ * purchase's notifications belong to a withdrawn member. App Store rows are done at once: Apple has no call
+ * to cancel (decision BL30).
  */
 export const storeCancellation = pgTable(
   'store_cancellation',
   {
-    purchaseToken: text('purchase_token').primaryKey(),
+    store: purchaseStore('store').notNull().default('GOOGLE_PLAY'),
+    purchaseToken: text('purchase_token').notNull(),
     productId: text('product_id').notNull(),
     requestedAt: instant('requested_at').notNull().defaultNow(),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     doneAt: instant('done_at'),
   },
-  (t) => [index('store_cancellation_pending_idx').on(t.requestedAt).where(sql`${t.doneAt} is null`)],
+  (t) => [
+    primaryKey({ name: 'store_cancellation_pk', columns: [t.store, t.purchaseToken] }),
+    index('store_cancellation_pending_idx').on(t.requestedAt).where(sql`${t.doneAt} is null`),
+  ],
 );
 
 export type IapPurchase = typeof iapPurchase.$inferSelect;

@@ -445,13 +445,14 @@ export async function settleUnmatchedNotifications(
     );
 }
 
-async function isWithdrawn(tx: DbOrTx, purchaseToken: string): Promise<boolean> {
+async function isWithdrawn(tx: DbOrTx, purchaseToken: string, store: PurchaseStore = 'GOOGLE_PLAY'): Promise<boolean> {
   const rows = await tx
     .select({ token: storeCancellation.purchaseToken })
     .from(storeCancellation)
-    .where(eq(storeCancellation.purchaseToken, purchaseToken));
+    .where(and(eq(storeCancellation.store, store), eq(storeCancellation.purchaseToken, purchaseToken)));
   return rows.length > 0;
 }
 
-/** Used by the worker: whether a purchase token belonged to a member who withdrew. */
-export const belongedToWithdrawnMember = (db: DbOrTx, purchaseToken: string) => isWithdrawn(db, purchaseToken);
+/** Used by the worker: whether a purchase (a Google token, an App Store original transaction) was a withdrawn member's. */
+export const belongedToWithdrawnMember = (db: DbOrTx, purchaseToken: string, store: PurchaseStore = 'GOOGLE_PLAY') =>
+  isWithdrawn(db, purchaseToken, store);

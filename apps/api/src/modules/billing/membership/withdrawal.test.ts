@@ -1,5 +1,6 @@
 import { storeCancellation } from '@nestegg/db';
 import { FakeAppStore, FakeGooglePlay } from '@nestegg/membership/testing';
+import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect } from 'vitest';
 import { bodyOf } from '../../../test/client.js';
 import { apiTest } from '../../../test/fixtures.js';
@@ -36,12 +37,12 @@ describe('deleting a member with a live subscription (decision BL19)', () => {
 
     expect(await purchaseRows(app, renewing)).toEqual([]);
     const queued = await app.db.select().from(storeCancellation);
-    expect(queued.map((row) => [row.purchaseToken, row.productId, row.doneAt])).toEqual([
-      [renewing, 'premium_monthly', null],
+    expect(queued.map((row) => [row.store, row.purchaseToken, row.productId, row.doneAt])).toEqual([
+      ['GOOGLE_PLAY', renewing, 'premium_monthly', null],
     ]);
   });
 
-  test('an App Store subscription is not queued: Apple has no call to cancel it (BL27)', async ({
+  test('an App Store subscription is not queued (Apple has no call to cancel it, BL27) but recorded as done (BL30)', async ({
     app,
     free,
     admin,
@@ -49,10 +50,11 @@ describe('deleting a member with a live subscription (decision BL19)', () => {
     const token = bodyOf(await free.api.billing.appStoreAccountToken(), 200).appAccountToken;
     const id = apple.subscribe(APPLE_MONTHLY, { appAccountToken: token });
     bodyOf(await free.api.billing.appStoreVerify({ body: { transactionId: id } }), 200);
-    const before = await app.db.select().from(storeCancellation);
 
     expect((await admin.api.admin.deleteMember({ params: { id: free.id } })).status).toBe(204);
 
-    expect(await app.db.select().from(storeCancellation)).toEqual(before);
+    const rows = await app.db.select().from(storeCancellation).where(eq(storeCancellation.store, 'APP_STORE'));
+    expect(rows).toEqual([expect.objectContaining({ purchaseToken: id, productId: 'premium_monthly', attempts: 0 })]);
+    expect(rows[0]!.doneAt).toBeInstanceOf(Date);
   });
 });
