@@ -351,6 +351,43 @@ describe('App Store notifications processed by the worker', () => {
       expect(await membershipOf(handle.db, deferred)).toMatchObject({ plan: 'PREMIUM' });
     });
 
+    it('a sandbox grant made while sandbox purchases were allowed ends at its expiry once they are not (BL25)', async () => {
+      const { sync, appStore } = syncs();
+      const who = await memberWithSession(handle.db, {
+        plan: 'PREMIUM',
+        planExpiresAt: days(-0.01),
+        planProduct: 'premium_monthly',
+        planAutoRenew: true,
+      });
+      const id = apple.subscribe(MONTHLY, {
+        appAccountToken: await appAccountTokenOf(handle.db, who.memberId),
+        expiresDate: days(-0.01),
+        environment: 'Sandbox',
+      });
+      await addPurchase(handle.db, {
+        memberId: who.memberId,
+        store: 'APP_STORE',
+        productId: 'premium_monthly',
+        purchaseToken: id,
+        state: 'ACTIVE',
+        expiresAt: days(-0.01),
+        autoRenew: true,
+        sandbox: true,
+        acknowledgedAt: new Date(),
+      });
+      apple.renew(id, days(30));
+      await expireMemberships({
+        db: handle.db,
+        sync,
+        appStore,
+        logger: silent,
+        now: new Date(),
+        storeConfigured: false,
+      });
+      expect(await membershipOf(handle.db, who)).toMatchObject({ plan: 'FREE' });
+      expect(await purchaseOf(id)).toMatchObject({ autoRenew: false });
+    });
+
     it('the daily notification history stores and applies what never arrived, once', async () => {
       const { gateway } = syncs();
       const who = await subscriber();

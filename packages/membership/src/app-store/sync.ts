@@ -108,7 +108,9 @@ export class AppStoreSync {
         if (!(error instanceof PurchaseNotFoundError)) throw error;
         return existing ? this.expireForgotten(tx, existing) : this.unsettled('UNKNOWN_TO_STORE');
       }
-      if (!gateway.grants(facts.environment)) return this.unsettled('SANDBOX_NOT_ALLOWED');
+      if (!gateway.grants(facts.environment)) {
+        return existing ? this.stopRenewing(tx, existing) : this.unsettled('SANDBOX_NOT_ALLOWED');
+      }
       const product =
         this.deps.catalog.findInStore('APP_STORE', facts.storeProductId) ??
         (existing ? this.deps.catalog.find(existing.productId) : undefined);
@@ -196,6 +198,18 @@ export class AppStoreSync {
   }
 
   /** The App Store no longer knows a subscription we hold: it grants nothing. */
+  /**
+   * A purchase granted before its environment was turned off (sandbox purchases, BL25): its renewals are not
+   * applied, so it ends at the expiry it has, and the member's plan follows now, not never.
+   */
+  private async stopRenewing(tx: DbOrTx, existing: IapPurchase): Promise<SyncResult> {
+    const owners = await lockMembers(tx, [existing.memberId]);
+    const now = this.now();
+    await tx.update(iapPurchase).set({ autoRenew: false, checkedAt: now }).where(eq(iapPurchase.id, existing.id));
+    const settlement = await settleMembers(tx, owners, now);
+    return { outcome: 'SANDBOX_NOT_ALLOWED', memberId: existing.memberId, purchase: existing, settlement };
+  }
+
   private async expireForgotten(tx: DbOrTx, existing: IapPurchase): Promise<SyncResult> {
     const owners = await lockMembers(tx, [existing.memberId]);
     const now = this.now();
