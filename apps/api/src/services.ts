@@ -46,7 +46,7 @@ import { PointsService } from './modules/members/points/index.js';
  * same object, so both run the same code the same way.
  */
 export function createServices(infrastructure: Infrastructure) {
-  const { env, db, sql, redis, attempts, logger, clock, metrics } = infrastructure;
+  const { env, db, reader, sql, redis, attempts, logger, clock, metrics } = infrastructure;
   const sessions = new SessionStore({
     db,
     sql,
@@ -89,7 +89,7 @@ export function createServices(infrastructure: Infrastructure) {
       clock,
       providers: { IDPONE: providerConfig(env, 'IDPONE'), IDPTWO: providerConfig(env, 'IDPTWO') },
     }),
-    members: new MemberAdministration({ db, sessions, accountDeletion, hasher }),
+    members: new MemberAdministration({ db, reader, sessions, accountDeletion, hasher }),
     defaultCategories: new DefaultCategoryService({ db }),
     ...billingServices(infrastructure, sessions),
     ...createBoardServices(infrastructure, points),
@@ -99,14 +99,14 @@ export function createServices(infrastructure: Infrastructure) {
 
 /** The board's services: posts, comments, votes, moderation, spam keywords, images, tag groups and avatars. */
 function createBoardServices(infrastructure: Infrastructure, points: PointsService) {
-  const { env, db, clock } = infrastructure;
+  const { env, db, reader, clock } = infrastructure;
   const publicUrl = publicUrlOf(env);
   return {
     votes: new VotesService({ db, points, publicUrl }),
     avatars: new AvatarsService({ db }),
     spamKeywords: new SpamKeywordsService({ db }),
-    posts: new PostsService({ db, points, publicUrl }),
-    comments: new CommentsService({ db, points, publicUrl }),
+    posts: new PostsService({ db, reader, points, publicUrl }),
+    comments: new CommentsService({ db, reader, points, publicUrl }),
     moderation: new ModerationService({
       db,
       clock,
@@ -115,7 +115,7 @@ function createBoardServices(infrastructure: Infrastructure, points: PointsServi
       countingMinAccountAgeDays: env.BOARD_REPORTER_MIN_AGE_DAYS,
     }),
     boardImages: boardImagesService(infrastructure),
-    tagGroups: new TagGroupsService({ db }),
+    tagGroups: new TagGroupsService({ db, reader }),
   };
 }
 
@@ -124,7 +124,7 @@ function createBoardServices(infrastructure: Infrastructure, points: PointsServi
  * notifications, statement imports, budgets, statistics, the delta feed, investments, receipts and backup.
  */
 function createLedgerServices(infrastructure: Infrastructure, points: PointsService) {
-  const { env, db, logger, clock } = infrastructure;
+  const { env, db, reader, logger, clock } = infrastructure;
   const timeZone = env.APP_TIMEZONE;
   const accountNumbers = new AccountNumberCipher({
     keys: env.ACCOUNT_NUMBER_KEYS,
@@ -136,7 +136,7 @@ function createLedgerServices(infrastructure: Infrastructure, points: PointsServ
       : null;
   const exchangeRates = new ExchangeRatesService({ db, clock, logger, provider: fxProvider, timeZone });
   return {
-    entries: new EntriesService({ db, clock, points, logger, timeZone }),
+    entries: new EntriesService({ db, reader, clock, points, logger, timeZone }),
     quickEntries: new QuickEntriesService({ db }),
     accountNumbers,
     wallets: new WalletsService({ db, clock, accountNumbers, timeZone }),
@@ -154,8 +154,8 @@ function createLedgerServices(infrastructure: Infrastructure, points: PointsServ
       timeZone,
     }),
     budgets: new BudgetsService({ db }),
-    statistics: new StatisticsService({ db, clock, timeZone }),
-    changes: new ChangesService({ db, render: syncRenderers({ accountNumbers, clock, timeZone }) }),
+    statistics: new StatisticsService({ reader, clock, timeZone }),
+    changes: new ChangesService({ db, reader, render: syncRenderers({ accountNumbers, clock, timeZone }) }),
     ...investmentServices(infrastructure),
     receipts: receiptsService(infrastructure),
     backup: new BackupService({

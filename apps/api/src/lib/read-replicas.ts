@@ -1,0 +1,331 @@
+import type { Database, ReadSessionAttrs } from '@nestegg/db';
+import type { FastifyBaseLogger } from 'fastify';
+import type postgres from 'postgres';
+import type { RedisClient } from './redis.js';
+
+/**
+ * Read replicas (decisions DB20–DB26): which replica, if any, may serve a request's reads.
+ *
+ * - `lag-tolerant` reads go to a replica that is up and within `DATABASE_READ_MAX_LAG_MS`.
+ * - `read-your-writes` reads go to one only when it has also replayed the member's last write (its WAL position,
+ *   stored after each successful write of the member for a little longer than the lag limit), else to the primary.
+ *
+ * Each replica is asked for its position and lag every `DATABASE_READ_PROBE_INTERVAL_MS` (never per request); a
+ * replica that does not answer, is further behind than the limit, or is no standby when only standbys will do is
+ * skipped, said once per change of state in the log, and counted per request in the fallback metric.
+ */
+export type ReadConsistency = 'lag-tolerant' | 'read-your-writes';
+
+/** Why a read that could have gone to a replica went to the primary (`db_read_replica_fallbacks_total{reason}`). */
+export type FallbackReason =
+  /** No replica answered its last probe (down, unreachable, or its probe is overdue). */
+  | 'unavailable'
+  /** Every replica that answers is further behind than `DATABASE_READ_MAX_LAG_MS`. */
+  | 'lagging'
+  /** With `target_session_attrs=standby`: the replicas that answer are no longer standbys (promoted). */
+  | 'not_standby'
+  /** A read-your-writes read: no usable replica has replayed the member's last write yet. */
+  | 'not_replayed'
+  /** A read-your-writes read: the member's last write position could not be read (Redis failed). */
+  | 'position_unknown';
+
+/** A WAL position (`pg_lsn`) as a number: `X/Y` is X·2³² + Y. */
+export function lsnOf(text: string): bigint {
+  const [high = '0', low = '0'] = text.split('/');
+  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+}
+
+/** Fixed width, so that Redis compares two positions as strings. */
+const lsnKeyValue = (lsn: bigint) => lsn.toString(16).padStart(16, '0');
+
+/** Each member's last write position, for a short while (a little longer than the lag limit: DB24). */
+export interface WritePositions {
+  /** Keeps `lsn` unless a later position is already kept; either way for `ttlMs` from now. */
+  record(memberId: number, lsn: bigint, ttlMs: number): Promise<void>;
+  /** The position kept, or null when none is (never wrote, or longer ago than the TTL). */
+  last(memberId: number): Promise<bigint | null>;
+}
+
+/** KEYS: the member's key. ARGV: position (16 hex digits), TTL ms. Keeps the later of two positions. */
+const RECORD_SCRIPT = `
+local kept = redis.call('GET', KEYS[1])
+if kept and kept >= ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`;
+
+/** In Redis (one server or a cluster), so that every api replica sees a member's writes (decision DB24). */
+export class RedisWritePositions implements WritePositions {
+  constructor(private readonly redis: RedisClient) {}
+
+  private key = (memberId: number) => `write-lsn:{${memberId}}`;
+
+  async record(memberId: number, lsn: bigint, ttlMs: number): Promise<void> {
+    await this.redis.eval(RECORD_SCRIPT, 1, this.key(memberId), lsnKeyValue(lsn), Math.ceil(ttlMs));
+  }
+
+  async last(memberId: number): Promise<bigint | null> {
+    const kept = await this.redis.get(this.key(memberId));
+    return kept ? BigInt(`0x${kept}`) : null;
+  }
+}
+
+/** Without Redis (one api instance): in this process, pruned as it goes. */
+export class MemoryWritePositions implements WritePositions {
+  private readonly positions = new Map<number, { lsn: bigint; until: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async record(memberId: number, lsn: bigint, ttlMs: number): Promise<void> {
+    const kept = this.positions.get(memberId);
+    const now = this.now();
+    if (this.positions.size > 10_000) {
+      for (const [id, entry] of this.positions) if (entry.until <= now) this.positions.delete(id);
+    }
+    const later = kept && kept.until > now && kept.lsn > lsn ? kept.lsn : lsn;
+    this.positions.set(memberId, { lsn: later, until: now + ttlMs });
+  }
+
+  async last(memberId: number): Promise<bigint | null> {
+    const kept = this.positions.get(memberId);
+    return kept && kept.until > this.now() ? kept.lsn : null;
+  }
+}
+
+/** One replica: its pool (a host of `DATABASE_READ_URL`) and its raw client for the probe. */
+export interface ReplicaPool {
+  /** `host:port`, as logs and metrics name it. */
+  name: string;
+  db: Database;
+  sql: postgres.Sql;
+}
+
+/** What the last probe of a replica found. */
+interface ReplicaState {
+  /** `ok`, or why it serves nothing now (`unknown` until its first probe). */
+  condition: 'unknown' | 'ok' | 'unavailable' | 'lagging' | 'not_standby';
+  inRecovery: boolean;
+  /** Replayed up to here (a promoted host: its current position). */
+  replayed: bigint;
+  lagMs: number;
+  lagBytes: number;
+  /** When the last probe answered (ms since the epoch); 0 before the first. */
+  answeredAt: number;
+  /** The error of the last failed probe, for the log. */
+  error?: string;
+}
+
+export interface ReadReplicaMetrics {
+  fallback(reason: FallbackReason): void;
+  routed(target: 'replica' | 'primary', consistency: ReadConsistency): void;
+  /** Called at each probe with every replica's latest state. */
+  state(replica: string, state: { up: boolean; lagSeconds: number; lagBytes: number }): void;
+}
+
+export interface ReadReplicasDeps {
+  replicas: ReplicaPool[];
+  /** The primary's raw client: where a member's write position is read after the write. */
+  primary: postgres.Sql;
+  positions: WritePositions;
+  targetSessionAttrs: ReadSessionAttrs;
+  maxLagMs: number;
+  probeIntervalMs: number;
+  logger: FastifyBaseLogger;
+  metrics: ReadReplicaMetrics;
+  now?: () => number;
+}
+
+/** Longest a probe may take before the replica counts as unavailable. */
+const PROBE_TIMEOUT_MS = 2000;
+
+/**
+ * The replica's state in one statement. `lag_ms` is 0 when it has replayed all it received (an idle primary makes no
+ * lag), else the time since the last transaction it replayed was committed on the primary (an overestimate after a
+ * quiet spell: DB23). A promoted host reports its own current position and no lag.
+ */
+const PROBE_SQL = `select pg_is_in_recovery() as in_recovery,
+  (case when pg_is_in_recovery() then pg_last_wal_replay_lsn() else pg_current_wal_lsn() end)::text as replayed,
+  case when not pg_is_in_recovery() or pg_last_wal_receive_lsn() is null
+         or pg_last_wal_receive_lsn() <= pg_last_wal_replay_lsn() then 0
+       else coalesce(extract(epoch from clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000, 0) end::float8 as lag_ms,
+  case when pg_is_in_recovery() then coalesce(greatest(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()), 0), 0)
+       else 0 end::float8 as lag_bytes`;
+
+export class ReadReplicas {
+  private readonly states: ReplicaState[];
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private next = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: ReadReplicasDeps) {
+    this.now = deps.now ?? Date.now;
+    this.states = deps.replicas.map(() => ({
+      condition: 'unknown',
+      inRecovery: true,
+      replayed: 0n,
+      lagMs: 0,
+      lagBytes: 0,
+      answeredAt: 0,
+    }));
+  }
+
+  /** How long a member's write position is kept: past it, a replica that has not replayed it is lagging anyway. */
+  get positionTtlMs(): number {
+    return this.deps.maxLagMs + 2 * this.deps.probeIntervalMs + 1000;
+  }
+
+  /** Starts probing (the first probe at once); resolves after the first round so that reads can use replicas at once. */
+  async start(): Promise<void> {
+    await this.probeAll();
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      void this.probeAll().finally(() => this.schedule());
+    }, this.deps.probeIntervalMs);
+    this.timer.unref();
+  }
+
+  private async probeAll(): Promise<void> {
+    await Promise.all(this.deps.replicas.map((replica, index) => this.probe(replica, index)));
+  }
+
+  private async probe(replica: ReplicaPool, index: number): Promise<void> {
+    const state = this.states[index]!;
+    const before = state.condition;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const rows = await Promise.race([
+        replica.sql.unsafe(PROBE_SQL),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+        }),
+      ]);
+      const row = rows[0] as unknown as {
+        in_recovery: boolean;
+        replayed: string | null;
+        lag_ms: number;
+        lag_bytes: number;
+      };
+      state.inRecovery = row.in_recovery;
+      state.replayed = row.replayed ? lsnOf(row.replayed) : 0n;
+      state.lagMs = Number(row.lag_ms);
+      state.lagBytes = Number(row.lag_bytes);
+      state.answeredAt = this.now();
+      state.error = undefined;
+      state.condition =
+        state.lagMs > this.deps.maxLagMs
+          ? 'lagging'
+          : !state.inRecovery && this.deps.targetSessionAttrs === 'standby'
+            ? 'not_standby'
+            : 'ok';
+    } catch (error) {
+      state.condition = 'unavailable';
+      state.error = error instanceof Error ? error.message : String(error);
+    } finally {
+      clearTimeout(timer);
+    }
+    this.deps.metrics.state(replica.name, {
+      up: state.condition !== 'unavailable',
+      lagSeconds: state.lagMs / 1000,
+      lagBytes: state.lagBytes,
+    });
+    if (state.condition !== before) this.logChange(replica.name, state);
+  }
+
+  /** Once per change of state, never per request (DB25). */
+  private logChange(name: string, state: ReplicaState): void {
+    const fields = { replica: name, lagMs: Math.round(state.lagMs), lagBytes: state.lagBytes };
+    if (state.condition === 'ok') {
+      this.deps.logger.info(fields, `read replica ${name} serves reads`);
+    } else if (state.condition === 'unavailable') {
+      this.deps.logger.warn(
+        { ...fields, reason: state.error },
+        `read replica ${name} is unavailable; its reads go to the primary`,
+      );
+    } else if (state.condition === 'lagging') {
+      this.deps.logger.warn(
+        { ...fields, maxLagMs: this.deps.maxLagMs },
+        `read replica ${name} lags behind the limit; its reads go to the primary`,
+      );
+    } else {
+      this.deps.logger.warn(fields, `read replica ${name} is no standby; its reads go to the primary`);
+    }
+  }
+
+  /** The replicas that may serve a read now, with the reason none does. */
+  private usable(): { usable: number[]; reason: FallbackReason } {
+    const now = this.now();
+    // A replica whose probe has not answered for a while is as good as down, whatever it said last.
+    const overdue = Math.max(PROBE_TIMEOUT_MS, 5 * this.deps.probeIntervalMs) + this.deps.probeIntervalMs;
+    let usable: number[] = [];
+    let reason: FallbackReason = 'unavailable';
+    this.states.forEach((state, index) => {
+      if (state.condition === 'ok' && now - state.answeredAt <= overdue) usable.push(index);
+      else if (
+        (state.condition === 'lagging' || state.condition === 'not_standby') &&
+        (state.answeredAt === 0 || now - state.answeredAt <= overdue) &&
+        reason === 'unavailable'
+      ) {
+        reason = state.condition;
+      }
+    });
+    if (this.deps.targetSessionAttrs === 'prefer-standby' && usable.some((index) => this.states[index]!.inRecovery)) {
+      usable = usable.filter((index) => this.states[index]!.inRecovery);
+    }
+    return { usable, reason };
+  }
+
+  /**
+   * Where this request's reads go: a replica's database, or undefined for the primary. `memberId` is the signed-in
+   * member of a read-your-writes read (null: anonymous, which is lag-tolerant).
+   */
+  async choose(consistency: ReadConsistency, memberId: number | null): Promise<Database | undefined> {
+    const { usable, reason } = this.usable();
+    if (usable.length === 0) return this.fallBack(reason, consistency);
+    let candidates = usable;
+    if (consistency === 'read-your-writes' && memberId !== null) {
+      let written: bigint | null;
+      try {
+        written = await this.deps.positions.last(memberId);
+      } catch {
+        return this.fallBack('position_unknown', consistency);
+      }
+      if (written !== null) {
+        const position = written;
+        candidates = usable.filter((index) => this.states[index]!.replayed >= position);
+        if (candidates.length === 0) return this.fallBack('not_replayed', consistency);
+      }
+    }
+    const index = candidates[this.next++ % candidates.length]!;
+    this.deps.metrics.routed('replica', consistency);
+    return this.deps.replicas[index]!.db;
+  }
+
+  private fallBack(reason: FallbackReason, consistency: ReadConsistency): undefined {
+    this.deps.metrics.fallback(reason);
+    this.deps.metrics.routed('primary', consistency);
+    return undefined;
+  }
+
+  /**
+   * After a member's successful write (its transaction committed): keeps the primary's WAL position, which is at or
+   * past the write's commit record, under the member. A failure is logged and swallowed: the write stands.
+   */
+  async recordWrite(memberId: number): Promise<void> {
+    try {
+      const [row] = await this.deps.primary.unsafe('select pg_current_wal_lsn()::text as lsn');
+      await this.deps.positions.record(memberId, lsnOf((row as unknown as { lsn: string }).lsn), this.positionTtlMs);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, memberId }, 'could not record a write position; reads may lag it');
+    }
+  }
+}
