@@ -54,7 +54,9 @@ export async function openInfrastructure(
     infrastructure: {
       env,
       db: database.db,
-      reader: replicas ? routedReader(database.db) : database.db,
+      reader: replicas
+        ? routedReader(database.db, (replica, error) => replicas.readReplicas.replicaFailed(replica, error))
+        : database.db,
       readReplicas: replicas?.readReplicas ?? null,
       sql: database.sql,
       redis,

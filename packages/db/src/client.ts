@@ -139,6 +139,13 @@ function autoCommitWithHook(
   );
 }
 
+/** `url` without its `target_session_attrs` parameter. */
+function withoutSessionAttrs(url: string): string {
+  return url.replace(/([?&])target_session_attrs=[^&#]*(&?)/, (_match, lead: string, tail: string) =>
+    tail ? lead : '',
+  );
+}
+
 /**
  * Opens the pool on `url`, one host or several (`postgres://u@h1,h2/db`): with several, a connection is opened on the
  * first host of the list that is writable (`target_session_attrs`, read-write unless the URL says primary), and a new
@@ -146,10 +153,11 @@ function autoCommitWithHook(
  * `DatabaseUrlError` for a URL it cannot use.
  */
 export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
-  const sql = postgres(url, {
+  // One host of the list, whatever it is: the URL's attributes are the caller's to apply (postgres.js knows no `any`).
+  const sql = postgres(options.onlyHost ? withoutSessionAttrs(url) : url, {
     // Host arrays: postgres.js takes them (its types say one host).
     ...((options.onlyHost
-      ? { host: [options.onlyHost.host], port: [options.onlyHost.port], target_session_attrs: 'any' }
+      ? { host: [options.onlyHost.host], port: [options.onlyHost.port] }
       : driverHostOptions(url)) as object),
     max: options.max ?? 10,
     idle_timeout: options.idleTimeout ?? 30,

@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { drizzle } from 'drizzle-orm/postgres-js';
+import { isDatabaseUnavailable } from './availability';
 import type { Database } from './client';
+import { inShape, lazyQuery, type PendingQuery } from './lazy-query';
 import * as schema from './schema/index';
 
 /**
@@ -21,18 +23,40 @@ export function activeReadTarget(): Database | undefined {
   return targets.getStore();
 }
 
+/** A replica's statement may be run again on the primary: it could not be run there, or recovery cancelled it. */
+function worthRetryingOnPrimary(error: unknown): boolean {
+  return isDatabaseUnavailable(error) || (error as { code?: unknown } | null)?.code === '40001';
+}
+
 /**
  * A database whose every statement goes to the read target in force when it runs (`runWithReadTarget`), else to
  * `primary`. Built once: prepared statements and `rawSelect`s made on it follow the target of each execution, each
- * run on the chosen pool's own client (its gate, its prepared statements, its tracing).
+ * run on the chosen pool's own client (its gate, its prepared statements, its tracing). A statement a replica could
+ * not run (unreachable, closed, out of connections, or cancelled by a conflict with recovery: 40001) runs again on
+ * the primary, and `onReplicaFailure` is told (decision DB25): a read never fails because a replica did.
  */
-export function routedReader(primary: Database): Database {
-  const route = () => targets.getStore()?.$client ?? primary.$client;
+export function routedReader(
+  primary: Database,
+  onReplicaFailure: (replica: Database, error: unknown) => void = () => {},
+): Database {
   const client = new Proxy(primary.$client, {
     get(_target, property) {
-      const current = route();
+      const replica = targets.getStore();
+      const current = replica?.$client ?? primary.$client;
       const value: unknown = Reflect.get(current, property);
-      return typeof value === 'function' ? value.bind(current) : value;
+      if (typeof value !== 'function') return value;
+      if (!replica || property !== 'unsafe') return value.bind(current);
+      return (...args: unknown[]) =>
+        lazyQuery(async (shape) => {
+          try {
+            return await inShape(value.apply(current, args) as PendingQuery, shape);
+          } catch (error) {
+            if (!worthRetryingOnPrimary(error)) throw error;
+            onReplicaFailure(replica, error);
+            const again = primary.$client.unsafe as unknown as (...a: unknown[]) => PendingQuery;
+            return inShape(again.apply(primary.$client, args), shape);
+          }
+        });
     },
   });
   return drizzle(client, { schema }) as Database;

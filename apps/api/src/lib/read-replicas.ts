@@ -138,21 +138,32 @@ export interface ReadReplicasDeps {
 /** Longest a probe may take before the replica counts as unavailable. */
 const PROBE_TIMEOUT_MS = 2000;
 
-/**
- * The replica's state in one statement. `lag_ms` is 0 when it has replayed all it received (an idle primary makes no
- * lag), else the time since the last transaction it replayed was committed on the primary (an overestimate after a
- * quiet spell: DB23). A promoted host reports its own current position and no lag.
- */
+/** A replica's state in one statement; a promoted host reports its own current position. */
 const PROBE_SQL = `select pg_is_in_recovery() as in_recovery,
-  (case when pg_is_in_recovery() then pg_last_wal_replay_lsn() else pg_current_wal_lsn() end)::text as replayed,
-  case when not pg_is_in_recovery() or pg_last_wal_receive_lsn() is null
-         or pg_last_wal_receive_lsn() <= pg_last_wal_replay_lsn() then 0
-       else coalesce(extract(epoch from clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000, 0) end::float8 as lag_ms,
-  case when pg_is_in_recovery() then coalesce(greatest(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()), 0), 0)
-       else 0 end::float8 as lag_bytes`;
+  (case when pg_is_in_recovery() then pg_last_wal_replay_lsn() else pg_current_wal_lsn() end)::text as replayed`;
+
+/** `run` or, past `ms`, an error. */
+async function within<T>(ms: number, run: () => PromiseLike<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      run(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export class ReadReplicas {
   private readonly states: ReplicaState[];
+  /**
+   * The primary's WAL position at each probe round, oldest first, over a little more than the lag limit: a replica's
+   * lag is how long ago the primary reached the first position it has not replayed (DB23).
+   */
+  private readonly primaryPositions: Array<{ lsn: bigint; at: number }> = [];
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private next = 0;
@@ -195,30 +206,39 @@ export class ReadReplicas {
   }
 
   private async probeAll(): Promise<void> {
+    const at = this.now();
+    try {
+      const [row] = await within(PROBE_TIMEOUT_MS, () =>
+        this.deps.primary.unsafe('select pg_current_wal_lsn()::text as lsn'),
+      );
+      this.primaryPositions.push({ lsn: lsnOf((row as unknown as { lsn: string }).lsn), at });
+    } catch {
+      // The primary is away: the positions kept stand, and a replica that has not replayed them ages past the limit.
+    }
+    const keepSince = at - this.deps.maxLagMs - 10 * this.deps.probeIntervalMs;
+    while (this.primaryPositions.length > 1 && this.primaryPositions[0]!.at < keepSince) this.primaryPositions.shift();
     await Promise.all(this.deps.replicas.map((replica, index) => this.probe(replica, index)));
+  }
+
+  /** How far behind the primary a replica that replayed up to `replayed` is, in time and in bytes of WAL. */
+  private lagOf(replayed: bigint): { ms: number; bytes: number } {
+    const latest = this.primaryPositions.at(-1);
+    if (!latest || replayed >= latest.lsn) return { ms: 0, bytes: 0 };
+    const first = this.primaryPositions.find((position) => position.lsn > replayed)!;
+    return { ms: this.now() - first.at, bytes: Number(latest.lsn - replayed) };
   }
 
   private async probe(replica: ReplicaPool, index: number): Promise<void> {
     const state = this.states[index]!;
     const before = state.condition;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const rows = await Promise.race([
-        replica.sql.unsafe(PROBE_SQL),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
-        }),
-      ]);
-      const row = rows[0] as unknown as {
-        in_recovery: boolean;
-        replayed: string | null;
-        lag_ms: number;
-        lag_bytes: number;
-      };
+      const rows = await within(PROBE_TIMEOUT_MS, () => replica.sql.unsafe(PROBE_SQL));
+      const row = rows[0] as unknown as { in_recovery: boolean; replayed: string | null };
       state.inRecovery = row.in_recovery;
       state.replayed = row.replayed ? lsnOf(row.replayed) : 0n;
-      state.lagMs = Number(row.lag_ms);
-      state.lagBytes = Number(row.lag_bytes);
+      const lag = this.lagOf(state.replayed);
+      state.lagMs = lag.ms;
+      state.lagBytes = lag.bytes;
       state.answeredAt = this.now();
       state.error = undefined;
       state.condition =
@@ -230,8 +250,6 @@ export class ReadReplicas {
     } catch (error) {
       state.condition = 'unavailable';
       state.error = error instanceof Error ? error.message : String(error);
-    } finally {
-      clearTimeout(timer);
     }
     this.deps.metrics.state(replica.name, {
       up: state.condition !== 'unavailable',
@@ -308,6 +326,22 @@ export class ReadReplicas {
     const index = candidates[this.next++ % candidates.length]!;
     this.deps.metrics.routed('replica', consistency);
     return this.deps.replicas[index]!.db;
+  }
+
+  /**
+   * A statement sent to `replica` failed for want of it and ran again on the primary (`routedReader`): the replica
+   * counts as unavailable from now until its next probe answers, so the requests after this one skip it at once.
+   */
+  replicaFailed(replica: Database, error: unknown): void {
+    const index = this.deps.replicas.findIndex((pool) => pool.db === replica);
+    const state = this.states[index];
+    if (!state) return;
+    this.deps.metrics.fallback('unavailable');
+    if (state.condition === 'unavailable') return;
+    state.condition = 'unavailable';
+    state.error = error instanceof Error ? error.message : String(error);
+    this.deps.metrics.state(this.deps.replicas[index]!.name, { up: false, lagSeconds: 0, lagBytes: 0 });
+    this.logChange(this.deps.replicas[index]!.name, state);
   }
 
   private fallBack(reason: FallbackReason, consistency: ReadConsistency): undefined {
