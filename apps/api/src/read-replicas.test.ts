@@ -166,7 +166,7 @@ describe('replay paused: the writer reads from the primary, everyone else from t
     });
   });
 
-  it("a ledger entry is in its member's list, statistics and changes at once; a write the api did not see waits for the replay", async () => {
+  it("a ledger entry is in its member's list, statistics and changes at once, a wallet in their wallets; a write the api did not see waits for the replay", async () => {
     const writer = await createMemberWithSession(app, { plan: 'PREMIUM' });
     const quiet = await createMemberWithSession(app, { plan: 'PREMIUM' });
     const [writerApi, quietApi] = [
@@ -186,12 +186,17 @@ describe('replay paused: the writer reads from the primary, everyone else from t
     expect(monthly.expense).toBe(4_200);
     const changes = bodyOf(await writerApi.ledger.changes.list({ query: {} }), 200);
     expect(changes.changed.entries.map((item) => item.id)).toContain(created.id);
+    const wallet = bodyOf(await writerApi.ledger.wallets.create({ body: { name: 'Cash', type: 'CASH' } }), 201);
+    const wallets = bodyOf(await writerApi.ledger.wallets.list(), 200);
+    expect(wallets.items.map((item) => item.id)).toContain(wallet.id);
 
     // A row the api did not write for this member (no write position kept): the replica serves their reads.
     await entries(app, quiet, [{ type: 'INCOME', amount: 900, date: '2026-05-04' }]);
     expect(bodyOf(await quietApi.ledger.entries.list({ query: {} }), 200).items).toEqual([]);
     expect(bodyOf(await quietApi.ledger.stats.monthly({ query: { year: 2026, month: 5 } }), 200).income).toBe(0);
     expect(bodyOf(await quietApi.ledger.changes.list({ query: {} }), 200).changed.entries).toEqual([]);
+    // Their wallet list too is the replica's (nothing written since the pause).
+    expect(bodyOf(await quietApi.ledger.wallets.list(), 200).items).toEqual([]);
 
     await standby`select pg_wal_replay_resume()`;
     await until('the replayed entry is listed', async () => {

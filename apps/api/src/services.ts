@@ -137,12 +137,12 @@ function createLedgerServices(infrastructure: Infrastructure, points: PointsServ
   const exchangeRates = new ExchangeRatesService({ db, clock, logger, provider: fxProvider, timeZone });
   return {
     entries: new EntriesService({ db, reader, clock, points, logger, timeZone }),
-    quickEntries: new QuickEntriesService({ db }),
+    quickEntries: new QuickEntriesService({ db, reader }),
     accountNumbers,
-    wallets: new WalletsService({ db, clock, accountNumbers, timeZone }),
-    categories: new CategoriesService({ db }),
-    tags: new TagsService({ db }),
-    recurrings: new RecurringsService({ db, clock, timeZone }),
+    wallets: new WalletsService({ db, reader, clock, accountNumbers, timeZone }),
+    categories: new CategoriesService({ db, reader }),
+    tags: new TagsService({ db, reader }),
+    recurrings: new RecurringsService({ db, reader, clock, timeZone }),
     exchangeRates,
     statementImports: statementImportsService(infrastructure, exchangeRates),
     cardNotifications: new CardNotificationsService({

@@ -19,6 +19,11 @@ export const READ_ROUTES: Readonly<Record<string, ReadConsistency>> = {
   'GET /api/admin/members': 'lag-tolerant',
   // The member's ledger: a device reads right after its own writes.
   'GET /api/account/entries': 'read-your-writes',
+  'GET /api/account/wallets': 'read-your-writes',
+  'GET /api/account/categories': 'read-your-writes',
+  'GET /api/account/tags': 'read-your-writes',
+  'GET /api/account/quick-entries': 'read-your-writes',
+  'GET /api/account/recurrings': 'read-your-writes',
   'GET /api/account/changes': 'read-your-writes',
   'GET /api/account/stats/monthly': 'read-your-writes',
   'GET /api/account/stats/yearly': 'read-your-writes',
