@@ -316,3 +316,73 @@ describe('a replica past DATABASE_READ_MAX_LAG_MS is skipped', () => {
     });
   }, 60_000);
 });
+
+describe('several hosts and their attributes', () => {
+  let preferStandby: FastifyInstance;
+  let standbyOnly: FastifyInstance;
+  const standbyOnlySink = logSink();
+
+  beforeAll(async () => {
+    const hosts = `127.0.0.1:${pair.standby.port},127.0.0.1:${pair.primary.port}`;
+    // The primary listed as a reader too: with prefer-standby it serves reads only while the standby cannot.
+    preferStandby = await appWith({
+      DATABASE_READ_URL: `postgres://postgres@${hosts}/nestegg?target_session_attrs=prefer-standby`,
+      DATABASE_READ_MAX_LAG_MS: '600000',
+    });
+    // Only the primary, which is no standby: nothing is read from it as a replica.
+    standbyOnly = await appWith(
+      {
+        DATABASE_READ_URL: `postgres://postgres@127.0.0.1:${pair.primary.port}/nestegg?target_session_attrs=standby`,
+      },
+      standbyOnlySink.logger,
+    );
+  }, 60_000);
+  afterEach(async () => {
+    await standby`select pg_wal_replay_resume()`.catch(() => {});
+  });
+  afterAll(async () => {
+    await preferStandby?.close();
+    await standbyOnly?.close();
+  });
+
+  it('prefer-standby: reads on the standby while it serves, on the other host when it is down', async () => {
+    const author = await createMemberWithSession(preferStandby);
+    const anonymous = contractClient(preferStandby);
+    await caughtUp();
+    await standby`select pg_wal_replay_pause()`;
+    const row = await insertPost(preferStandby, author.id, { category: 'saving', title: 'Prefer the standby' });
+    // Round-robin would alternate between two usable hosts: every read shows the standby's older state.
+    for (let i = 0; i < 4; i++) {
+      const list = bodyOf(await anonymous.board.listPosts({ query: { category: 'saving' } }), 200);
+      expect(list.items.map((item) => item.id)).not.toContain(row.id);
+    }
+    await standby.end({ timeout: 1 });
+    await pair.standby.stopServer('immediate');
+    try {
+      await until('the primary serves as the reader', async () => {
+        const before = await counter(preferStandby, 'nestegg_db_read_requests_total', { target: 'replica' });
+        const list = bodyOf(await anonymous.board.listPosts({ query: { category: 'saving' } }), 200);
+        const onReplica =
+          (await counter(preferStandby, 'nestegg_db_read_requests_total', { target: 'replica' })) > before;
+        return onReplica && list.items.some((item) => item.id === row.id);
+      });
+    } finally {
+      await pair.standby.startServer();
+      standby = postgres(`postgres://postgres@127.0.0.1:${pair.standby.port}/nestegg`, {
+        max: 1,
+        onnotice: () => {},
+      });
+    }
+  }, 60_000);
+
+  it('standby: a host that is not in recovery serves nothing, and says so once', async () => {
+    const anonymous = contractClient(standbyOnly);
+    const before = await counter(standbyOnly, 'nestegg_db_read_replica_fallbacks_total', { reason: 'not_standby' });
+    bodyOf(await anonymous.board.listPosts({ query: {} }), 200);
+    bodyOf(await anonymous.board.listPosts({ query: {} }), 200);
+    expect(await counter(standbyOnly, 'nestegg_db_read_replica_fallbacks_total', { reason: 'not_standby' })).toBe(
+      before + 2,
+    );
+    expect(standbyOnlySink.lines.filter((line) => line.msg.includes('is no standby'))).toHaveLength(1);
+  });
+});

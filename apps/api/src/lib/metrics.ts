@@ -50,7 +50,7 @@ export class ApiMetrics {
   /** Read replicas (decision DB25): reads sent to the primary instead of a replica, by why. */
   readonly readReplicaFallbacks = new Counter({
     name: 'nestegg_db_read_replica_fallbacks_total',
-    help: "Requests whose replica-eligible reads went to the primary, by reason: unavailable, lagging, not_standby, not_replayed (the member wrote since the replica's position), position_unknown",
+    help: "Requests whose replica-eligible reads went to the primary, by reason: unavailable, lagging, not_standby, not_replayed (the member wrote since the replica's position), position_unknown, busy (a statement moved: the replica's pool was full)",
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });

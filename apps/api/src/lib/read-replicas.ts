@@ -1,4 +1,4 @@
-import type { Database, ReadSessionAttrs } from '@nestegg/db';
+import { type Database, DatabaseAcquireTimeoutError, type ReadSessionAttrs } from '@nestegg/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type postgres from 'postgres';
 import type { RedisClient } from './redis.js';
@@ -27,7 +27,9 @@ export type FallbackReason =
   /** A read-your-writes read: no usable replica has replayed the member's last write yet. */
   | 'not_replayed'
   /** A read-your-writes read: the member's last write position could not be read (Redis failed). */
-  | 'position_unknown';
+  | 'position_unknown'
+  /** The replica's pool had no connection free within `DATABASE_ACQUIRE_TIMEOUT_MS`: that statement ran on the primary. */
+  | 'busy';
 
 /** A WAL position (`pg_lsn`) as a number: `X/Y` is X·2³² + Y. */
 export function lsnOf(text: string): bigint {
@@ -336,6 +338,11 @@ export class ReadReplicas {
     const index = this.deps.replicas.findIndex((pool) => pool.db === replica);
     const state = this.states[index];
     if (!state) return;
+    // A full pool is load, not an outage: this statement moved, the replica stays in use.
+    if (error instanceof DatabaseAcquireTimeoutError) {
+      this.deps.metrics.fallback('busy');
+      return;
+    }
     this.deps.metrics.fallback('unavailable');
     if (state.condition === 'unavailable') return;
     state.condition = 'unavailable';
