@@ -26,7 +26,14 @@ function connectRedis(env: Env, logger: FastifyBaseLogger, metrics: ApiMetrics):
 export async function openInfrastructure(
   env: Env,
   logger: FastifyBaseLogger,
-  options: { applicationName?: string; poolSize?: number; clock?: Clock; runtimeMetrics?: boolean } = {},
+  options: {
+    applicationName?: string;
+    poolSize?: number;
+    clock?: Clock;
+    runtimeMetrics?: boolean;
+    /** Open the read replicas of DATABASE_READ_URL (the api); the admin command reads the primary only. */
+    readReplicas?: boolean;
+  } = {},
 ): Promise<OpenedInfrastructure> {
   const tracing = activeTracing();
   const database = createDb(env.DATABASE_URL, {
@@ -48,7 +55,7 @@ export async function openInfrastructure(
     await database.close();
     throw error;
   });
-  const replicas = openReadReplicas(env, logger, metrics, database, redis);
+  const replicas = options.readReplicas === false ? null : openReadReplicas(env, logger, metrics, database, redis);
   await replicas?.readReplicas.start();
   return {
     infrastructure: {

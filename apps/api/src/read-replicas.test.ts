@@ -204,6 +204,8 @@ describe('replay paused: the writer reads from the primary, everyone else from t
       return items.length === 1;
     });
     expect(bodyOf(await quietApi.ledger.stats.monthly({ query: { year: 2026, month: 5 } }), 200).income).toBe(900);
+    // The position is kept in Redis under the member, inside the api's key prefix (a hash tag for a cluster).
+    expect(await redis.client.get(`write-lsn:{${writer.id}}`)).toMatch(/^[0-9a-f]{16}$/);
     // What keeping a write position adds to each write: the primary's position, then the script in Redis.
     const timings: number[] = [];
     for (let i = 0; i < 50; i++) {
