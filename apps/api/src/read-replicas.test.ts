@@ -231,8 +231,8 @@ describe('replay paused: the writer reads from the primary, everyone else from t
       reason: 'unavailable',
     });
     await standby.end({ timeout: 1 });
-    const stopped = Date.now();
     await pair.standby.stopServer('immediate');
+    const stopped = Date.now();
     // Right away, before any probe noticed: the statement sent to the replica runs again on the primary.
     const anonymous = contractClient(app);
     const first = bodyOf(await anonymous.board.listPosts({ query: { category: 'tips' } }), 200);
