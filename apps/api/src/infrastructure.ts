@@ -107,7 +107,8 @@ function openReadReplicas(
   });
   const readReplicas = new ReadReplicas({
     replicas: pools,
-    primary: primary.sql,
+    primary: primary.db.$client,
+    primaryProbe: primary.sql,
     positions: redis ? new RedisWritePositions(redis) : new MemoryWritePositions(),
     targetSessionAttrs,
     maxLagMs: env.DATABASE_READ_MAX_LAG_MS,

@@ -126,8 +126,13 @@ export interface ReadReplicaMetrics {
 
 export interface ReadReplicasDeps {
   replicas: ReplicaPool[];
-  /** The primary's raw client: where a member's write position is read after the write. */
-  primary: postgres.Sql;
+  /**
+   * The primary's client as the services use it (its gate bounds the wait for a connection, FO32): where a member's
+   * write position is read after the write.
+   */
+  primary: Pick<postgres.Sql, 'unsafe'>;
+  /** The primary's raw client: the primary's position of each probe round (kept out of the pool's operation metrics). */
+  primaryProbe: Pick<postgres.Sql, 'unsafe'>;
   positions: WritePositions;
   targetSessionAttrs: ReadSessionAttrs;
   maxLagMs: number;
@@ -211,7 +216,7 @@ export class ReadReplicas {
     const at = this.now();
     try {
       const [row] = await within(PROBE_TIMEOUT_MS, () =>
-        this.deps.primary.unsafe('select pg_current_wal_lsn()::text as lsn'),
+        this.deps.primaryProbe.unsafe('select pg_current_wal_lsn()::text as lsn'),
       );
       this.primaryPositions.push({ lsn: lsnOf((row as unknown as { lsn: string }).lsn), at });
     } catch {
@@ -235,6 +240,7 @@ export class ReadReplicas {
     const before = state.condition;
     try {
       const rows = await within(PROBE_TIMEOUT_MS, () => replica.sql.unsafe(PROBE_SQL));
+      if (this.stopped) return;
       const row = rows[0] as unknown as { in_recovery: boolean; replayed: string | null };
       state.inRecovery = row.in_recovery;
       state.replayed = row.replayed ? lsnOf(row.replayed) : 0n;
@@ -250,6 +256,8 @@ export class ReadReplicas {
             ? 'not_standby'
             : 'ok';
     } catch (error) {
+      // Closing the pools at shutdown fails the probe in flight: nothing to say then.
+      if (this.stopped) return;
       state.condition = 'unavailable';
       state.error = error instanceof Error ? error.message : String(error);
     }
