@@ -153,7 +153,7 @@ function createLedgerServices(infrastructure: Infrastructure, points: PointsServ
       accountNumbers,
       timeZone,
     }),
-    budgets: new BudgetsService({ db }),
+    budgets: new BudgetsService({ db, reader }),
     statistics: new StatisticsService({ reader, clock, timeZone }),
     changes: new ChangesService({ db, reader, render: syncRenderers({ accountNumbers, clock, timeZone }) }),
     ...investmentServices(infrastructure),
