@@ -16,6 +16,7 @@ import metrics from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
 import problemCodeCheck from './plugins/problem-code-check.js';
 import rateLimit from './plugins/rate-limit.js';
+import readRouting from './plugins/read-routing.js';
 import unservedMethods from './plugins/unserved-methods.js';
 import { nameServerSpans, tracedServerFactory, traceLogging } from './tracing.js';
 
@@ -84,6 +85,8 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   await app.register(authentication);
   await app.register(rateLimit);
   await app.register(idempotency);
+  // Only with DATABASE_READ_URL: without it no hook runs and every read is the primary's, as before (DB20).
+  if (app.readReplicas) await app.register(readRouting, { readReplicas: app.readReplicas });
   await app.register(health);
   if (env.API_DOCS_ENABLED) await app.register(openapi, { publicUrl: publicUrlOf(env) });
   for (const module of modules) await app.register(module);

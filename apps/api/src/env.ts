@@ -12,6 +12,7 @@ import {
   port,
   positiveInt,
   processEnvShape,
+  readPostgresUrl,
   redisUrl,
   requireWholeGroups,
   timeZone,
@@ -112,6 +113,14 @@ const shape = {
   ...databaseEnvShape(10),
   /** Fail fast while PostgreSQL is away: a 503 within about 2 s (decision FO1). */
   ...databaseTimeoutsEnvShape({ connectMs: 1500, acquireMs: 2000, statementMs: 30_000 }),
+  /** Read replicas: the reads that tolerate lag, and read-your-writes reads once replayed (decisions DB20–DB26). */
+  DATABASE_READ_URL: readPostgresUrl.optional(),
+  /** Connections of each replica's pool (one pool per host of DATABASE_READ_URL). */
+  DATABASE_READ_POOL_SIZE: positiveInt(10, 1000),
+  /** A replica further behind than this serves nothing until it catches up (DB23). */
+  DATABASE_READ_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+  /** How often each replica is asked for its replay position and lag (DB22). */
+  DATABASE_READ_PROBE_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
   /** Loopback by default; the image and compose set 0.0.0.0 (decision I7). */
   HOST: listenHost,
   PORT: port(3000),

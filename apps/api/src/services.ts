@@ -46,7 +46,7 @@ import { PointsService } from './modules/members/points/index.js';
  * same object, so both run the same code the same way.
  */
 export function createServices(infrastructure: Infrastructure) {
-  const { env, db, sql, redis, attempts, logger, clock, metrics } = infrastructure;
+  const { env, db, reader, sql, redis, attempts, logger, clock, metrics } = infrastructure;
   const sessions = new SessionStore({
     db,
     sql,
@@ -89,7 +89,7 @@ export function createServices(infrastructure: Infrastructure) {
       clock,
       providers: { IDPONE: providerConfig(env, 'IDPONE'), IDPTWO: providerConfig(env, 'IDPTWO') },
     }),
-    members: new MemberAdministration({ db, sessions, accountDeletion, hasher }),
+    members: new MemberAdministration({ db, reader, sessions, accountDeletion, hasher }),
     defaultCategories: new DefaultCategoryService({ db }),
     ...billingServices(infrastructure, sessions),
     ...createBoardServices(infrastructure, points),
@@ -99,14 +99,14 @@ export function createServices(infrastructure: Infrastructure) {
 
 /** The board's services: posts, comments, votes, moderation, spam keywords, images, tag groups and avatars. */
 function createBoardServices(infrastructure: Infrastructure, points: PointsService) {
-  const { env, db, clock } = infrastructure;
+  const { env, db, reader, clock } = infrastructure;
   const publicUrl = publicUrlOf(env);
   return {
     votes: new VotesService({ db, points, publicUrl }),
     avatars: new AvatarsService({ db }),
     spamKeywords: new SpamKeywordsService({ db }),
-    posts: new PostsService({ db, points, publicUrl }),
-    comments: new CommentsService({ db, points, publicUrl }),
+    posts: new PostsService({ db, reader, points, publicUrl }),
+    comments: new CommentsService({ db, reader, points, publicUrl }),
     moderation: new ModerationService({
       db,
       clock,
@@ -115,7 +115,7 @@ function createBoardServices(infrastructure: Infrastructure, points: PointsServi
       countingMinAccountAgeDays: env.BOARD_REPORTER_MIN_AGE_DAYS,
     }),
     boardImages: boardImagesService(infrastructure),
-    tagGroups: new TagGroupsService({ db }),
+    tagGroups: new TagGroupsService({ db, reader }),
   };
 }
 
@@ -124,7 +124,7 @@ function createBoardServices(infrastructure: Infrastructure, points: PointsServi
  * notifications, statement imports, budgets, statistics, the delta feed, investments, receipts and backup.
  */
 function createLedgerServices(infrastructure: Infrastructure, points: PointsService) {
-  const { env, db, logger, clock } = infrastructure;
+  const { env, db, reader, logger, clock } = infrastructure;
   const timeZone = env.APP_TIMEZONE;
   const accountNumbers = new AccountNumberCipher({
     keys: env.ACCOUNT_NUMBER_KEYS,
@@ -136,13 +136,13 @@ function createLedgerServices(infrastructure: Infrastructure, points: PointsServ
       : null;
   const exchangeRates = new ExchangeRatesService({ db, clock, logger, provider: fxProvider, timeZone });
   return {
-    entries: new EntriesService({ db, clock, points, logger, timeZone }),
-    quickEntries: new QuickEntriesService({ db }),
+    entries: new EntriesService({ db, reader, clock, points, logger, timeZone }),
+    quickEntries: new QuickEntriesService({ db, reader }),
     accountNumbers,
-    wallets: new WalletsService({ db, clock, accountNumbers, timeZone }),
-    categories: new CategoriesService({ db }),
-    tags: new TagsService({ db }),
-    recurrings: new RecurringsService({ db, clock, timeZone }),
+    wallets: new WalletsService({ db, reader, clock, accountNumbers, timeZone }),
+    categories: new CategoriesService({ db, reader }),
+    tags: new TagsService({ db, reader }),
+    recurrings: new RecurringsService({ db, reader, clock, timeZone }),
     exchangeRates,
     statementImports: statementImportsService(infrastructure, exchangeRates),
     cardNotifications: new CardNotificationsService({
@@ -153,9 +153,9 @@ function createLedgerServices(infrastructure: Infrastructure, points: PointsServ
       accountNumbers,
       timeZone,
     }),
-    budgets: new BudgetsService({ db }),
-    statistics: new StatisticsService({ db, clock, timeZone }),
-    changes: new ChangesService({ db, render: syncRenderers({ accountNumbers, clock, timeZone }) }),
+    budgets: new BudgetsService({ db, reader }),
+    statistics: new StatisticsService({ reader, clock, timeZone }),
+    changes: new ChangesService({ db, reader, render: syncRenderers({ accountNumbers, clock, timeZone }) }),
     ...investmentServices(infrastructure),
     receipts: receiptsService(infrastructure),
     backup: new BackupService({

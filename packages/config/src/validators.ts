@@ -1,4 +1,4 @@
-import { databaseUrlProblem } from '@nestegg/db/url';
+import { databaseUrlProblem, readDatabaseUrlProblem } from '@nestegg/db/url';
 import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
 
@@ -48,6 +48,11 @@ function protocolOf(value: string): string {
  */
 export const postgresUrl = z.string().superRefine((value, context) => {
   const problem = databaseUrlProblem(value);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
+/** `DATABASE_READ_URL`: the same forms, with a reader's `target_session_attrs` (`any`, `standby`, `prefer-standby`). */
+export const readPostgresUrl = z.string().superRefine((value, context) => {
+  const problem = readDatabaseUrlProblem(value);
   if (problem) context.addIssue({ code: 'custom', message: problem });
 });
 export const redisUrl = z

@@ -3,7 +3,7 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { ConnectionGate, cappedBackoff, gatedClient, lifetimeBetween } from './availability';
 import { activeCommitHook, type CommitHook, mayWrite } from './commit-hook';
-import { driverHostOptions } from './database-url';
+import { type DatabaseHost, driverHostOptions } from './database-url';
 import { inShape, lazyQuery, type PendingQuery } from './lazy-query';
 import * as schema from './schema/index';
 import { tracedQuery } from './tracing';
@@ -51,6 +51,11 @@ export interface CreateDbOptions {
    * wrapped at all.
    */
   tracer?: Tracer;
+  /**
+   * Connect to this one host of the URL's list, whatever it is (a primary or a standby: `target_session_attrs=any`):
+   * a read replica's pool of `DATABASE_READ_URL`, one per host (decision DB21).
+   */
+  onlyHost?: DatabaseHost;
 }
 
 export interface DbHandle {
@@ -134,6 +139,13 @@ function autoCommitWithHook(
   );
 }
 
+/** `url` without its `target_session_attrs` parameter. */
+function withoutSessionAttrs(url: string): string {
+  return url.replace(/([?&])target_session_attrs=[^&#]*(&?)/, (_match, lead: string, tail: string) =>
+    tail ? lead : '',
+  );
+}
+
 /**
  * Opens the pool on `url`, one host or several (`postgres://u@h1,h2/db`): with several, a connection is opened on the
  * first host of the list that is writable (`target_session_attrs`, read-write unless the URL says primary), and a new
@@ -141,9 +153,12 @@ function autoCommitWithHook(
  * `DatabaseUrlError` for a URL it cannot use.
  */
 export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
-  const sql = postgres(url, {
+  // One host of the list, whatever it is: the URL's attributes are the caller's to apply (postgres.js knows no `any`).
+  const sql = postgres(options.onlyHost ? withoutSessionAttrs(url) : url, {
     // Host arrays: postgres.js takes them (its types say one host).
-    ...(driverHostOptions(url) as object),
+    ...((options.onlyHost
+      ? { host: [options.onlyHost.host], port: [options.onlyHost.port] }
+      : driverHostOptions(url)) as object),
     max: options.max ?? 10,
     idle_timeout: options.idleTimeout ?? 30,
     connect_timeout: options.connectTimeout ?? 10,

@@ -59,6 +59,60 @@ function hostOf(spec: string, position: string): DatabaseHost {
  * password, an empty host among several, or `target_session_attrs` other than `read-write` or `primary`.
  */
 export function parseDatabaseUrl(url: string): DatabaseUrl {
+  const { hosts, attrs } = readUrl(url);
+  if (attrs !== null && !(WRITABLE_SESSION_ATTRS as readonly string[]).includes(attrs)) {
+    throw new DatabaseUrlError(
+      `target_session_attrs=${attrs}: the apps write, so it is read-write (the default with several hosts) or primary`,
+    );
+  }
+  return {
+    hosts,
+    targetSessionAttrs: (attrs as WritableSessionAttrs | null) ?? (hosts.length > 1 ? 'read-write' : undefined),
+  };
+}
+
+/** What a host of `DATABASE_READ_URL` may be (decision DB21): `any` (the default), or a standby, only or first. */
+const READ_SESSION_ATTRS = ['any', 'standby', 'prefer-standby'] as const;
+export type ReadSessionAttrs = (typeof READ_SESSION_ATTRS)[number];
+
+export interface ReadDatabaseUrl {
+  /** Every host of the URL, in its order: each gets a pool of its own, so that each replica's position is known. */
+  hosts: DatabaseHost[];
+  /**
+   * `standby`: a host that is not in recovery (a promoted standby) serves no reads; `prefer-standby`: it serves them
+   * only while no standby can; `any` (when the URL names none): it serves them as a standby does.
+   */
+  targetSessionAttrs: ReadSessionAttrs;
+}
+
+/**
+ * Reads `DATABASE_READ_URL`: the same forms as `DATABASE_URL` (`parseDatabaseUrl`), with the attributes of a reader:
+ * `target_session_attrs` `any` (the default), `standby` or `prefer-standby`; `read-write` and `primary` are refused
+ * (the primary is `DATABASE_URL`).
+ */
+export function parseReadDatabaseUrl(url: string): ReadDatabaseUrl {
+  const { hosts, attrs } = readUrl(url);
+  if (attrs !== null && !(READ_SESSION_ATTRS as readonly string[]).includes(attrs)) {
+    throw new DatabaseUrlError(
+      `target_session_attrs=${attrs}: replicas serve reads, so it is any (the default), standby or prefer-standby`,
+    );
+  }
+  return { hosts, targetSessionAttrs: (attrs as ReadSessionAttrs | null) ?? 'any' };
+}
+
+/** `parseReadDatabaseUrl`'s complaint about `url`, or undefined when it can be used. */
+export function readDatabaseUrlProblem(url: string): string | undefined {
+  try {
+    parseReadDatabaseUrl(url);
+    return undefined;
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) return error.message;
+    throw error;
+  }
+}
+
+/** The URL's hosts and its `target_session_attrs` (null when it names none), or a `DatabaseUrlError`. */
+function readUrl(url: string): { hosts: DatabaseHost[]; attrs: string | null } {
   if (!SCHEME.test(url)) throw new DatabaseUrlError('expected a postgres:// or postgresql:// URL');
   const rest = url.replace(SCHEME, '');
   const authorityEnd = rest.search(/[/?#]/);
@@ -82,16 +136,7 @@ export function parseDatabaseUrl(url: string): DatabaseUrl {
   } catch {
     throw new DatabaseUrlError('not a URL (user, password and database name are %-escaped in one)');
   }
-  const attrs = parsed.searchParams.get('target_session_attrs');
-  if (attrs !== null && !(WRITABLE_SESSION_ATTRS as readonly string[]).includes(attrs)) {
-    throw new DatabaseUrlError(
-      `target_session_attrs=${attrs}: the apps write, so it is read-write (the default with several hosts) or primary`,
-    );
-  }
-  return {
-    hosts,
-    targetSessionAttrs: (attrs as WritableSessionAttrs | null) ?? (hosts.length > 1 ? 'read-write' : undefined),
-  };
+  return { hosts, attrs: parsed.searchParams.get('target_session_attrs') };
 }
 
 /** `parseDatabaseUrl`'s complaint about `url`, or undefined when it can be used. */

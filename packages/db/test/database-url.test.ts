@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DatabaseUrlError, databaseUrlProblem, driverHostOptions, parseDatabaseUrl } from '../src/database-url';
+import {
+  DatabaseUrlError,
+  databaseUrlProblem,
+  driverHostOptions,
+  parseDatabaseUrl,
+  parseReadDatabaseUrl,
+  readDatabaseUrlProblem,
+} from '../src/database-url';
 
 /** Issue 40 part 1: `DATABASE_URL` as libpq writes it, one host or several (decision FO33). */
 describe('parseDatabaseUrl', () => {
@@ -64,5 +71,36 @@ describe('parseDatabaseUrl', () => {
     expect(driverHostOptions('postgres://u@h1:6000/db?target_session_attrs=read-write')).toEqual({
       target_session_attrs: 'read-write',
     });
+  });
+});
+
+/** Issue 40 part 3: `DATABASE_READ_URL`, the same forms with a reader's attributes (decision DB21). */
+describe('parseReadDatabaseUrl', () => {
+  it('reads one replica or several, each a pool of its own; any by default', () => {
+    expect(parseReadDatabaseUrl('postgres://u:p@replica1:5433,replica2/nestegg')).toEqual({
+      hosts: [
+        { host: 'replica1', port: 5433 },
+        { host: 'replica2', port: 5432 },
+      ],
+      targetSessionAttrs: 'any',
+    });
+    for (const attrs of ['any', 'standby', 'prefer-standby'] as const) {
+      expect(parseReadDatabaseUrl(`postgres://u@r1,r2/db?target_session_attrs=${attrs}`).targetSessionAttrs).toBe(
+        attrs,
+      );
+    }
+  });
+
+  it("refuses what DATABASE_URL refuses, and a writer's attributes", () => {
+    expect(readDatabaseUrlProblem('postgres://u@r1,r2/db?target_session_attrs=read-write')).toMatch(
+      /target_session_attrs=read-write: replicas serve reads/,
+    );
+    expect(readDatabaseUrlProblem('postgres://u@r1/db?target_session_attrs=primary')).toMatch(/replicas serve reads/);
+    expect(readDatabaseUrlProblem('postgres://u@r1,,r2/db')).toMatch(/empty host/);
+    expect(readDatabaseUrlProblem('mysql://u@r1/db')).toMatch(/postgres:\/\//);
+    expect(readDatabaseUrlProblem('postgres://u:s3cr3t@r1:99999/db')).not.toMatch(/s3cr3t/);
+    expect(() => parseReadDatabaseUrl('postgres://u@r1/db?target_session_attrs=read-only')).toThrow(DatabaseUrlError);
+    // DATABASE_URL still refuses a reader's attributes.
+    expect(databaseUrlProblem('postgres://u@h1,h2/db?target_session_attrs=standby')).toMatch(/the apps write/);
   });
 });

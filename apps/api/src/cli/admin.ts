@@ -175,6 +175,7 @@ async function run(args: string[]): Promise<void> {
   const { infrastructure, close } = await openInfrastructure(env, stderrLogger, {
     applicationName: 'nestegg-admin-cli',
     poolSize: 2,
+    readReplicas: false,
   });
   const { members, wallets } = createServices(infrastructure);
   try {

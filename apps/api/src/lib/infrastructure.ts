@@ -5,12 +5,20 @@ import type postgres from 'postgres';
 import type { Env } from '../env.js';
 import type { AttemptStore } from './attempt-store.js';
 import type { ApiMetrics } from './metrics.js';
+import type { ReadReplicas } from './read-replicas.js';
 import type { RedisClient } from './redis.js';
 
 /** Connections and process-wide facilities, opened once; services are built from these. */
 export interface Infrastructure {
   env: Env;
   db: Database;
+  /**
+   * The reads a replica may serve (decision DB20): a database whose statements go to the replica the request's
+   * route chose (`plugins/read-routing.ts`), else to the primary. Without `DATABASE_READ_URL` it is `db` itself.
+   */
+  reader: Database;
+  /** The read replicas of `DATABASE_READ_URL` and the choice among them; null without it. */
+  readReplicas: ReadReplicas | null;
   sql: postgres.Sql;
   /** The fast store (one Redis or a cluster); null without REDIS_URL or REDIS_CLUSTER_NODES (sessions then live in Postgres only). */
   redis: RedisClient | null;

@@ -47,6 +47,43 @@ export class ApiMetrics {
     registers: [this.registry],
   });
 
+  /** Read replicas (decision DB25): reads sent to the primary instead of a replica, by why. */
+  readonly readReplicaFallbacks = new Counter({
+    name: 'nestegg_db_read_replica_fallbacks_total',
+    help: "Requests whose replica-eligible reads went to the primary, by reason: unavailable, lagging, not_standby, not_replayed (the member wrote since the replica's position), position_unknown, busy (a statement moved: the replica's pool was full)",
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  /** Requests whose reads could go to a replica, by where they went and how consistent they had to be. */
+  readonly readRequests = new Counter({
+    name: 'nestegg_db_read_requests_total',
+    help: 'Requests with replica-eligible reads, by target (replica, primary) and consistency (lag-tolerant, read-your-writes)',
+    labelNames: ['target', 'consistency'] as const,
+    registers: [this.registry],
+  });
+
+  readonly readReplicaUp = new Gauge({
+    name: 'nestegg_db_read_replica_up',
+    help: 'Whether a read replica answered its last probe (1) or not (0)',
+    labelNames: ['replica'] as const,
+    registers: [this.registry],
+  });
+
+  readonly readReplicaLag = new Gauge({
+    name: 'nestegg_db_read_replica_lag_seconds',
+    help: "How far a read replica's replay is behind, as of its last probe (0 when it replayed all it received)",
+    labelNames: ['replica'] as const,
+    registers: [this.registry],
+  });
+
+  readonly readReplicaLagBytes = new Gauge({
+    name: 'nestegg_db_read_replica_lag_bytes',
+    help: 'WAL a read replica received and has not replayed, as of its last probe',
+    labelNames: ['replica'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { runtime?: boolean } = {}) {
     this.registry.setDefaultLabels({ service_name: 'nestegg-api' });
     // Process and runtime: CPU, memory, heap spaces, event-loop delay, GC durations, handles.

@@ -5,6 +5,7 @@ import type postgres from 'postgres';
 import type { Env } from '../env.js';
 import { openInfrastructure } from '../infrastructure.js';
 import type { ApiMetrics } from '../lib/metrics.js';
+import type { ReadReplicas } from '../lib/read-replicas.js';
 import type { RedisClient } from '../lib/redis.js';
 import { createServices, type Services } from '../services.js';
 
@@ -14,6 +15,8 @@ declare module 'fastify' {
     sql: postgres.Sql;
     /** The fast store (one Redis or a cluster); null without Redis configured (sessions then live in Postgres only). */
     redis: RedisClient | null;
+    /** The read replicas of `DATABASE_READ_URL`; null without it (decision DB20). */
+    readReplicas: ReadReplicas | null;
     services: Services;
     metrics: ApiMetrics;
   }
@@ -33,6 +36,7 @@ export default fp<{ env: Env; clock?: Clock }>(
     app.decorate('sql', infrastructure.sql);
     app.decorate<RedisClient | null>('redis', infrastructure.redis);
     app.decorate('metrics', infrastructure.metrics);
+    app.decorate<ReadReplicas | null>('readReplicas', infrastructure.readReplicas);
     const services = createServices(infrastructure);
     app.decorate('services', services);
     await services.sessions.start();

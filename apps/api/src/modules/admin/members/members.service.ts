@@ -34,6 +34,8 @@ import {
 /** What the member operations need: the database, the session store, and the one deletion path. */
 export interface MembersDeps {
   db: Database;
+  /** Reads a replica may serve when the request's route allows it (decision DB20); the primary otherwise. */
+  reader: Database;
   sessions: SessionStore;
   accountDeletion: AccountDeletion;
   hasher: PasswordHasher;
@@ -116,7 +118,7 @@ export class MemberAdministration {
   private readonly listQueries;
 
   constructor(private readonly deps: MembersDeps) {
-    this.listQueries = prepareListQueries(deps.db);
+    this.listQueries = prepareListQueries(deps.reader);
   }
 
   /**

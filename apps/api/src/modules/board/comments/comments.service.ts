@@ -20,6 +20,8 @@ import { CommentList } from './comment-list.js';
 
 export interface CommentsDeps {
   db: Database;
+  /** Reads a replica may serve when the request's route allows it (decision DB20); the primary otherwise. */
+  reader: Database;
   points: PointsService;
   /** `PUBLIC_URL`: avatar URLs are absolute. */
   publicUrl: string;
@@ -54,7 +56,7 @@ export class CommentsService {
   private readonly mine;
 
   constructor(private readonly deps: CommentsDeps) {
-    this.commentList = new CommentList(deps.db, deps.publicUrl);
+    this.commentList = new CommentList(deps.reader, deps.publicUrl);
     this.byId = deps.db
       .select(commentColumns)
       .from(comment)

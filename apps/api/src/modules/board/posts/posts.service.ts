@@ -31,6 +31,8 @@ import { PostList } from './post-list.js';
 
 export interface PostsDeps {
   db: Database;
+  /** Reads a replica may serve when the request's route allows it (decision DB20); the primary otherwise. */
+  reader: Database;
   points: PointsService;
   /** `PUBLIC_URL`: avatar URLs are absolute. */
   publicUrl: string;
@@ -75,8 +77,8 @@ export class PostsService {
   private readonly mine;
 
   constructor(private readonly deps: PostsDeps) {
-    this.postList = new PostList(deps.db, deps.publicUrl);
-    this.detailById = deps.db
+    this.postList = new PostList(deps.reader, deps.publicUrl);
+    this.detailById = deps.reader
       .select({
         ...postSummaryColumns,
         body: post.body,

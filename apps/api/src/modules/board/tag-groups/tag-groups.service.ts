@@ -78,8 +78,9 @@ const nextSortOrder = (column: SQL, table: SQL, where?: SQL): SQL =>
 export class TagGroupsService {
   private readonly lists: ReturnType<typeof prepareLists>;
 
-  constructor(private readonly deps: { db: Database }) {
-    this.lists = prepareLists(deps.db);
+  /** `reader`: where the lists are read (a replica when the request's route allows it, decision DB20). */
+  constructor(private readonly deps: { db: Database; reader: Database }) {
+    this.lists = prepareLists(deps.reader);
   }
 
   /** The groups shown on `board` (with the groups shown everywhere), or every group; by sort order. */

@@ -19,10 +19,11 @@ import { createOnetime, deleteOnetime, listOnetime, updateOnetime } from './onet
  * in a fixed number of statements whatever the number of budgets.
  */
 export class BudgetsService {
-  constructor(readonly deps: { db: Database }) {}
+  /** `reader`: where the lists and the income are read (a replica when the request's route allows it, decision DB20). */
+  constructor(readonly deps: { db: Database; reader: Database }) {}
 
   listMonth(memberId: number, year: number, month: number): Promise<MonthBudgets> {
-    return listMonth(this.deps.db, memberId, year, month);
+    return listMonth(this.deps.reader, memberId, year, month);
   }
 
   create(memberId: number, body: CreateBudgetRequest) {
@@ -43,7 +44,7 @@ export class BudgetsService {
   }
 
   listOnetime(memberId: number, range: { from?: string; to?: string }) {
-    return listOnetime(this.deps.db, memberId, range);
+    return listOnetime(this.deps.reader, memberId, range);
   }
 
   createOnetime(memberId: number, body: CreateOnetimeBudgetRequest) {
@@ -59,7 +60,7 @@ export class BudgetsService {
   }
 
   getIncome(memberId: number, year: number, month: number): Promise<BudgetIncome> {
-    return getIncome(this.deps.db, memberId, year, month);
+    return getIncome(this.deps.reader, memberId, year, month);
   }
 
   setIncome(memberId: number, body: SetBudgetIncomeRequest): Promise<BudgetIncome> {

@@ -92,8 +92,9 @@ function prepareList(db: Database) {
 export class CategoriesService {
   private readonly listQueries: ReturnType<typeof prepareList>;
 
-  constructor(readonly deps: { db: Database }) {
-    this.listQueries = prepareList(deps.db);
+  /** `reader`: where the list is read (a replica when the request's route allows it, decision DB20). */
+  constructor(readonly deps: { db: Database; reader: Database }) {
+    this.listQueries = prepareList(deps.reader);
   }
 
   /** The member's categories (of one type when given), parents before their children. */

@@ -45,6 +45,8 @@ export interface SyncRenderers {
 
 export interface ChangesDeps {
   db: Database;
+  /** Reads a replica may serve when the request's route allows it (decision DB20); the primary otherwise. */
+  reader: Database;
   render: SyncRenderers;
 }
 
@@ -105,7 +107,7 @@ export class ChangesService {
   constructor(private readonly deps: ChangesDeps) {
     const statement = (firstSync: boolean) =>
       rawSelect<never>(
-        deps.db,
+        deps.reader,
         feedSql({
           memberId: sql.placeholder('memberId'),
           since: sql.placeholder('since'),

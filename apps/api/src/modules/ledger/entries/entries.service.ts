@@ -13,6 +13,8 @@ import { MonthCompleteBonus } from './month-complete.js';
 
 export interface EntriesDeps {
   db: Database;
+  /** Reads a replica may serve when the request's route allows it (decision DB20); the primary otherwise. */
+  reader: Database;
   clock: Clock;
   points: PointsService;
   logger: FastifyBaseLogger;
@@ -71,7 +73,7 @@ export class EntriesService {
   private readonly byId;
 
   constructor(readonly deps: EntriesDeps) {
-    this.entryList = new EntryList(deps.db);
+    this.entryList = new EntryList(deps.reader);
     this.bonus = new MonthCompleteBonus(deps);
     const p = sql.placeholder;
     this.byId = deps.db

@@ -9,6 +9,8 @@ import { toQuickEntryResponse } from './quick-entry.view.js';
 
 export interface QuickEntriesDeps {
   db: Database;
+  /** Reads a replica may serve when the request's route allows it (decision DB20); the primary otherwise. */
+  reader: Database;
 }
 
 type QuickEntryRow = typeof quickEntry.$inferSelect;
@@ -46,7 +48,7 @@ export class QuickEntriesService {
   private readonly listOf;
 
   constructor(readonly deps: QuickEntriesDeps) {
-    this.listOf = deps.db
+    this.listOf = deps.reader
       .select()
       .from(quickEntry)
       .where(eq(quickEntry.memberId, sql.placeholder('memberId')))

@@ -23,6 +23,8 @@ import { resolveReferences } from '../kernel/index.js';
 
 export interface RecurringsDeps {
   db: Database;
+  /** Reads a replica may serve when the request's route allows it (decision DB20); the primary otherwise. */
+  reader: Database;
   clock: Clock;
   /** `APP_TIMEZONE`: the calendar of occurrences. */
   timeZone: string;
@@ -123,7 +125,7 @@ export class RecurringsService {
   private readonly listQuery;
 
   constructor(private readonly deps: RecurringsDeps) {
-    this.listQuery = deps.db
+    this.listQuery = deps.reader
       .select()
       .from(recurring)
       .where(eq(recurring.memberId, sql.placeholder('memberId')))

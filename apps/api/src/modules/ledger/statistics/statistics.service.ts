@@ -13,7 +13,8 @@ import { moneyOf } from './money.js';
 import { byCategory, byTopCategory, type CategoryRow, totalsOf } from './rollup.js';
 
 export interface StatisticsDeps {
-  db: Database;
+  /** Every statistic is a read: a replica serves them once it has replayed the member's last write (decision DB20). */
+  reader: Database;
   clock: Clock;
   /** `APP_TIMEZONE`: whose calendar decides "this month" and "today". */
   timeZone: string;
@@ -122,7 +123,7 @@ export class StatisticsService {
   /** Income and expense of the last `count` months (the current one in the service time zone included). */
   async trend(memberId: number, count: number): Promise<StatsTrend> {
     const spans = monthsEndingAt(this.today(), count);
-    const rows = await this.deps.db.execute<{ year: number; month: number; type: LedgerType; amount: string }>(
+    const rows = await this.deps.reader.execute<{ year: number; month: number; type: LedgerType; amount: string }>(
       trendStatement(memberId, spans[0]!.first, spans.at(-1)!.last),
     );
     const months = spans.map(({ year, month }) => {
@@ -139,7 +140,7 @@ export class StatisticsService {
   async topMerchants(memberId: number, query: TopMerchantsQuery): Promise<TopMerchants> {
     const to = query.to ?? this.today();
     const from = query.from ?? monthOf(to).first;
-    const rows = await this.deps.db.execute<{ merchant: string; amount: string; count: number }>(
+    const rows = await this.deps.reader.execute<{ merchant: string; amount: string; count: number }>(
       topMerchantsStatement(memberId, { ...query, from, to }),
     );
     const items = rows.map((row) => ({ merchant: row.merchant, amount: moneyOf(row.amount), count: row.count }));
@@ -147,7 +148,7 @@ export class StatisticsService {
   }
 
   private grouped(memberId: number, first: string, last: string) {
-    return this.deps.db.execute<GroupedRow>(groupedByCategory(memberId, first, last));
+    return this.deps.reader.execute<GroupedRow>(groupedByCategory(memberId, first, last));
   }
 
   private today(): string {

@@ -201,7 +201,7 @@ describe('top merchants', () => {
 describe('statement count', () => {
   test('each statistics answer is one statement', async ({ app, premium }) => {
     await ledger(app, premium);
-    const execute = vi.spyOn(app.services.statistics.deps.db, 'execute');
+    const execute = vi.spyOn(app.services.statistics.deps.reader, 'execute');
     try {
       const { stats } = premium.api.ledger;
       const calls = [

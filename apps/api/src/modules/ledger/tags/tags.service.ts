@@ -49,8 +49,9 @@ const prepareList = (db: Database) =>
 export class TagsService {
   private readonly listQuery: ReturnType<typeof prepareList>;
 
-  constructor(readonly deps: { db: Database }) {
-    this.listQuery = prepareList(deps.db);
+  /** `reader`: where the list is read (a replica when the request's route allows it, decision DB20). */
+  constructor(readonly deps: { db: Database; reader: Database }) {
+    this.listQuery = prepareList(deps.reader);
   }
 
   /** The member's tags by sort order. */

@@ -51,6 +51,7 @@ describe('account numbers at rest', () => {
   }) => {
     const underOldKey = new WalletsService({
       db: app.db,
+      reader: app.db,
       clock: app.services.clock,
       accountNumbers: new AccountNumberCipher({ keys: [oldKey], currentKeyId: oldKey.id }),
       timeZone: 'Asia/Seoul',

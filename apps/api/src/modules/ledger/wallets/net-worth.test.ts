@@ -292,6 +292,7 @@ describe('net worth', () => {
     const counted = drizzle(countingClient, { schema });
     const service = new WalletsService({
       db: counted,
+      reader: counted,
       clock,
       accountNumbers: new AccountNumberCipher({ keys: [], currentKeyId: null }),
       timeZone: 'Asia/Seoul',

@@ -41,6 +41,8 @@ import { assertLoanTerms, assertUnderWalletLimit } from './wallet-rules.js';
 
 export interface WalletsDeps {
   db: Database;
+  /** Reads a replica may serve when the request's route allows it (decision DB20); the primary otherwise. */
+  reader: Database;
   clock: Clock;
   accountNumbers: AccountNumberCipher;
   /** `APP_TIMEZONE`: the calendar of net-worth days, weeks and months. */
@@ -127,7 +129,7 @@ export class WalletsService {
   private readonly queries;
 
   constructor(private readonly deps: WalletsDeps) {
-    this.queries = prepareQueries(deps.db);
+    this.queries = prepareQueries(deps.reader);
   }
 
   async list(memberId: number): Promise<Wallet[]> {
