@@ -220,6 +220,8 @@ async function profileSlice(child: BenchChild, url: string, request: HttpRequest
  */
 async function profileBothSides(child: BenchChild, context: RunContext, row: BenchRow, directory: string) {
   const target = child.target(row.key);
+  if (!target.baselineUrl || row.next || row.background)
+    throw new Error(`row ${row.key} has no bare route or sends requests of its own: profile it by hand`);
   const urls: Record<Side, string> = { api: target.apiUrl, baseline: target.baselineUrl };
   const load = { ...context.options.load, connections: row.connections ?? context.options.load.connections };
   const slice = { ...load, warmupSeconds: 0, seconds: SLICE_SECONDS };
