@@ -43,11 +43,24 @@ function failuresOf(result: autocannon.Result): Record<string, number> {
   return failures;
 }
 
+/** The bytes a request sends: its text, or its binary body (sent over IPC as base64). */
+const bodyOf = (request: HttpRequest) =>
+  request.bodyBase64 === undefined ? request.body : Buffer.from(request.bodyBase64, 'base64');
+
+/** An autocannon run with no end of its own, stopped when `until` settles. */
+const UNTIL_SECONDS = 3_600;
+
 /**
  * autocannon's histogram keeps whole milliseconds, too coarse for 3 ms answers: latencies of 2xx answers
- * are recorded here from its per-response event instead.
+ * are recorded here from its per-response event instead. With `until`, the load runs until it settles.
  */
-function runLoad(baseUrl: string, request: HttpRequest, connections: number, seconds: number): Promise<SliceResult> {
+function runLoad(
+  baseUrl: string,
+  request: HttpRequest,
+  connections: number,
+  seconds: number,
+  until?: Promise<unknown>,
+): Promise<SliceResult> {
   const latenciesMs: number[] = [];
   let ok = 0;
   const started = performance.now();
@@ -57,10 +70,10 @@ function runLoad(baseUrl: string, request: HttpRequest, connections: number, sec
         url: new URL(request.path, baseUrl).toString(),
         method: request.method,
         headers: request.headers,
-        body: request.body,
+        body: bodyOf(request),
         connections,
         pipelining: 1,
-        duration: seconds,
+        duration: until ? UNTIL_SECONDS : seconds,
       },
       (error, result) => {
         if (error) return reject(error);
@@ -73,7 +86,31 @@ function runLoad(baseUrl: string, request: HttpRequest, connections: number, sec
       ok += 1;
       latenciesMs.push(responseTime);
     });
+    until?.then(
+      () => instance.stop(),
+      () => instance.stop(),
+    );
   });
+}
+
+/** Load on `request` for exactly as long as `until` takes to settle (one unit of a row's background work). */
+export function runLoadUntil(
+  baseUrl: string,
+  request: HttpRequest,
+  connections: number,
+  until: Promise<unknown>,
+): Promise<SliceResult> {
+  return runLoad(baseUrl, request, connections, 0, until);
+}
+
+/** Load on `request` for `seconds`, as one slice. */
+export function runLoadFor(
+  baseUrl: string,
+  request: HttpRequest,
+  connections: number,
+  seconds: number,
+): Promise<SliceResult> {
+  return runLoad(baseUrl, request, connections, seconds);
 }
 
 function percentile(sorted: Float64Array, fraction: number): number {
@@ -81,7 +118,7 @@ function percentile(sorted: Float64Array, fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))]!;
 }
 
-function combine(runs: SliceResult[]): LoadResult {
+export function combine(runs: SliceResult[]): LoadResult {
   const sorted = Float64Array.from(runs.flatMap((run) => run.latenciesMs)).sort();
   const ok = runs.reduce((sum, run) => sum + run.ok, 0);
   const seconds = runs.reduce((sum, run) => sum + run.elapsedSeconds, 0);
@@ -117,8 +154,8 @@ function sliceCount(seconds: number, warmups: SliceResult[]): number {
 
 /** Something measured in slices: an HTTP target under load, or a reference speed measured in the child. */
 export interface Side {
-  /** Loads the side for `seconds` and says what came back. */
-  run(seconds: number): Promise<SliceResult>;
+  /** Loads the side for `seconds` (`measured`: not a warm-up) and says what came back. */
+  run(seconds: number, measured?: boolean): Promise<SliceResult>;
   /** HTTP sides warm up; their warm-up latency sets the slice length. */
   warmsUp: boolean;
 }
@@ -127,32 +164,58 @@ export function httpSide(baseUrl: string, request: HttpRequest, connections: num
   return { run: (seconds) => runLoad(baseUrl, request, connections, seconds), warmsUp: true };
 }
 
+/** The request a sequential side sends next: always the same one, or one made for it (untimed). */
+type RequestSource = HttpRequest | (() => Promise<HttpRequest>);
+
 /**
- * One request at a time, each awaited to its end, until `seconds` have passed (at least one): for rows whose
- * request lasts seconds. autocannon drops the request in flight when a slice ends while the server finishes
- * it, so the next slice would share the machine with it; here no request outlives its slice unanswered.
+ * One request at a time, each awaited to its end, until `seconds` have passed and at least `minRequests` were
+ * sent (at least one): for rows whose request lasts seconds. autocannon drops the request in flight when a
+ * slice ends while the server finishes it, so the next slice would share the machine with it; here no request
+ * outlives its slice unanswered. A request made for each send is made before its clock starts.
  */
-async function runSequential(baseUrl: string, request: HttpRequest, seconds: number): Promise<SliceResult> {
+async function runSequential(
+  baseUrl: string,
+  source: RequestSource,
+  seconds: number,
+  minRequests = 1,
+): Promise<SliceResult> {
   const latenciesMs: number[] = [];
   const failures: Record<string, number> = {};
   const started = performance.now();
-  const url = new URL(request.path, baseUrl);
+  let sentCount = 0;
+  /** Time spent in the requests: with requests made one by one, the rate leaves their making out. */
+  let timedMs = 0;
   do {
+    const request = typeof source === 'function' ? await source() : source;
+    const url = new URL(request.path, baseUrl);
+    const body = bodyOf(request);
+    sentCount += 1;
     const sent = performance.now();
     try {
-      const response = await fetch(url, { method: request.method, headers: request.headers, body: request.body });
-      await response.arrayBuffer();
+      const response = await fetch(url, { method: request.method, headers: request.headers, body });
+      const answer = await response.text();
+      timedMs += performance.now() - sent;
       if (response.ok) latenciesMs.push(performance.now() - sent);
-      else failures[String(response.status)] = (failures[String(response.status)] ?? 0) + 1;
+      else {
+        failures[String(response.status)] = (failures[String(response.status)] ?? 0) + 1;
+        process.stderr.write(
+          `[bench]   ${request.method} ${request.path} answered ${response.status}: ${answer.slice(0, 300)}\n`,
+        );
+      }
     } catch {
       failures.errors = (failures.errors ?? 0) + 1;
     }
-  } while (performance.now() - started < seconds * 1000);
-  return { latenciesMs, ok: latenciesMs.length, failures, elapsedSeconds: (performance.now() - started) / 1000 };
+  } while (performance.now() - started < seconds * 1000 || sentCount < minRequests);
+  const elapsedMs = typeof source === 'function' ? timedMs : performance.now() - started;
+  return { latenciesMs, ok: latenciesMs.length, failures, elapsedSeconds: elapsedMs / 1000 };
 }
 
-export function sequentialSide(baseUrl: string, request: HttpRequest): Side {
-  return { run: (seconds) => runSequential(baseUrl, request, seconds), warmsUp: true };
+/** Sequential requests; `minRequests` in each measured run (a warm-up sends for its seconds, at least one). */
+export function sequentialSide(baseUrl: string, source: RequestSource, minRequests = 1): Side {
+  return {
+    run: (seconds, measured) => runSequential(baseUrl, source, seconds, measured ? minRequests : 1),
+    warmsUp: true,
+  };
 }
 
 /** A side that only counts operations, e.g. raw `argon2.verify` calls per second. */
@@ -185,7 +248,7 @@ export async function measureInterleaved<K extends string>(
   const runs = Object.fromEntries(names.map((name) => [name, [] as SliceResult[]])) as Record<K, SliceResult[]>;
   for (let slice = 0; slice < slices; slice += 1) {
     const order = slice % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) runs[name].push(await sides[name].run(settings.seconds / slices));
+    for (const name of order) runs[name].push(await sides[name].run(settings.seconds / slices, true));
   }
   return Object.fromEntries(names.map((name) => [name, combine(runs[name])])) as Record<K, LoadResult>;
 }

@@ -7,7 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchChild } from './child.js';
-import { type LoadSettings, measureLoad } from './load.js';
+import { type LoadSettings, measureLoad, runLoadFor, runLoadUntil, type SliceResult, sequentialSide } from './load.js';
 import { rowByKey } from './rows/index.js';
 import type { BenchRow, HttpRequest } from './rows/types.js';
 import { progress, type RunContext, seedStep, startChild } from './steps.js';
@@ -220,6 +220,7 @@ async function profileSlice(child: BenchChild, url: string, request: HttpRequest
  */
 async function profileBothSides(child: BenchChild, context: RunContext, row: BenchRow, directory: string) {
   const target = child.target(row.key);
+  if (!target.baselineUrl) throw new Error(`row ${row.key} has no baseline`);
   const urls: Record<Side, string> = { api: target.apiUrl, baseline: target.baselineUrl };
   const load = { ...context.options.load, connections: row.connections ?? context.options.load.connections };
   const slice = { ...load, warmupSeconds: 0, seconds: SLICE_SECONDS };
@@ -248,13 +249,59 @@ async function profileBothSides(child: BenchChild, context: RunContext, row: Ben
   return { api: result('api'), baseline: result('baseline') };
 }
 
+/** A profiled stretch of a row that makes its own requests (decision P33), read back from its file. */
+async function profiled(child: BenchChild, file: string, run: () => Promise<SliceResult>): Promise<Profiled> {
+  await child.call({ type: 'profile-start' });
+  const slice = await run();
+  await child.call({ type: 'profile-stop', file });
+  const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
+  return { requestsPerSecond: slice.ok / slice.elapsedSeconds, summary: summarize(profile, slice.ok) };
+}
+
+/**
+ * A row without a bare route. Measured during background work: one unit under load is profiled (the "api"
+ * columns), then as long a slice with none running (the "baseline" columns: quiet), after one unprofiled unit
+ * as warm-up; per request, the difference is what the work cost the main thread. Requests made one by one
+ * (`next`): the api alone, for the row's measured time, after its warm-up.
+ */
+async function profileOwnRequests(child: BenchChild, context: RunContext, row: BenchRow, directory: string) {
+  const target = child.target(row.key);
+  const load = { ...context.options.load, connections: row.connections ?? context.options.load.connections };
+  const file = (name: string) => join(directory, `${name}.cpuprofile`);
+  if (row.background) {
+    const unit = async () => {
+      const work = child.call({ type: 'background', key: row.key });
+      const slice = await runLoadUntil(target.apiUrl, target.request, load.connections, work);
+      progress(`  ${row.background!.label}: ${(await work).detail}`);
+      await child.call({ type: 'background', key: row.key, reset: true });
+      return slice;
+    };
+    const warm = await unit();
+    const during = await profiled(child, file('during'), unit);
+    const seconds = during.summary.requests / during.requestsPerSecond || warm.elapsedSeconds;
+    const quiet = await profiled(child, file('quiet'), () =>
+      runLoadFor(target.apiUrl, target.request, load.connections, seconds),
+    );
+    return { api: during, baseline: quiet };
+  }
+  const side = sequentialSide(target.apiUrl, () => child.call({ type: 'next', key: row.key }), row.minRequests);
+  await side.run(load.warmupSeconds);
+  const api = await profiled(child, file('api'), () => side.run(load.seconds, true));
+  return { api, baseline: { requestsPerSecond: Number.NaN, summary: emptySummary(0) } };
+}
+
 function renderProfile(row: BenchRow, size: number, context: RunContext, sides: Record<Side, Profiled>, dir: string) {
   const { load, logLevel } = context.options;
   const { api, baseline } = sides;
+  const how = row.background
+    ? `${load.connections} connections, one ${row.background.label} profiled under load ("api"), then as long a slice with none running ("baseline": quiet)`
+    : row.next
+      ? `one request at a time, each made before it is sent (untimed), for ${load.seconds} s and at least ${row.minRequests ?? 1} requests; no baseline`
+      : `${load.connections} connections, ${load.seconds} s per side in alternating ${SLICE_SECONDS} s slices`;
   return [
     `## CPU profile: ${row.name} at ${size.toLocaleString('en-US')} ${row.dataset.unit}`,
     '',
-    `${load.connections} connections, ${load.seconds} s per side in alternating ${SLICE_SECONDS} s slices, LOG_LEVEL=${logLevel}${context.options.telemetry ? ', telemetry on (tracing 10 % sampled and exported, /metrics scraped)' : ''}: api ${api.requestsPerSecond.toFixed(0)} req/s, baseline ${baseline.requestsPerSecond.toFixed(0)} req/s (${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}×).`,
+    `${how}, LOG_LEVEL=${logLevel}${context.options.telemetry ? ', telemetry on (tracing 10 % sampled and exported, /metrics scraped)' : ''}: api ${api.requestsPerSecond.toFixed(api.requestsPerSecond < 10 ? 2 : 0)} req/s, baseline ${baseline.requestsPerSecond.toFixed(0)} req/s (${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}×).`,
     `Main-thread time of the child per request, idle left out. "self": time in the package's own functions; "charged": plus the natives, node core work and builtins its code called (socket writes, header handling, string building). GC and V8's unattributed time stay on their own. Sampled with CPU contention from other processes counts as the function that was running. Profiles (Chrome DevTools): ${dir}`,
     '',
     ...packageTable(api.summary, baseline.summary),
@@ -286,7 +333,10 @@ export async function runProfile(context: RunContext, key: string): Promise<void
   const child = await startChild(context, databaseUrl, step, telemetry);
   const scraper = child.metricsUrl ? startScraper(child.metricsUrl) : null;
   try {
-    const sides = await profileBothSides(child, context, row, directory);
+    const sides =
+      row.baseline === null
+        ? await profileOwnRequests(child, context, row, directory)
+        : await profileBothSides(child, context, row, directory);
     const markdown = renderProfile(row, size, context, sides, directory);
     process.stdout.write(markdown);
     const out = context.options.out ?? join(directory, 'summary.md');

@@ -26,9 +26,11 @@ export interface JsonCheck {
 export interface RowTarget {
   key: string;
   apiUrl: string;
-  baselineUrl: string;
+  /** Null for a row without a bare route (measured against a time, or against itself when quiet). */
+  baselineUrl: string | null;
   request: HttpRequest;
-  json: JsonCheck;
+  /** Null when there is no bare route to compare with. */
+  json: JsonCheck | null;
 }
 
 export interface RequestCounts {
@@ -41,11 +43,14 @@ export interface RequestCounts {
 
 export interface CountResult {
   api: RequestCounts;
-  baseline: RequestCounts;
+  /** Null for a row without a bare route. */
+  baseline: RequestCounts | null;
 }
 
 export type ChildCommand =
   | { type: 'count'; key: string }
+  | { type: 'next'; key: string }
+  | { type: 'background'; key: string; reset?: boolean }
   | { type: 'reference'; key: string; seconds: number; concurrency: number }
   | { type: 'plans'; key: string }
   | { type: 'profile-start' }
@@ -54,7 +59,12 @@ export type ChildCommand =
   | { type: 'stop' };
 
 export interface ChildReplies {
-  count: CountResult;
+  /** Null for a row whose requests are made by `next` (their set-up goes through the counted api). */
+  count: CountResult | null;
+  /** The request a `next` row sends now. */
+  next: HttpRequest;
+  /** One unit of a row's background work, ended: how long it took and what it did. */
+  background: { seconds: number; detail: string };
   reference: number;
   /** Each read statement of one baseline request with its `EXPLAIN (ANALYZE, BUFFERS)`. */
   plans: string[];

@@ -11,9 +11,12 @@ export interface RowResult {
   size: number;
   connections: number;
   api: LoadResult;
-  baseline: LoadResult;
-  counts: CountResult;
-  json: JsonCheck;
+  /** Null for a row without a baseline; the quiet side for a row measured during background work. */
+  baseline: LoadResult | null;
+  /** Null for a row whose requests the child makes one by one (`next`). */
+  counts: CountResult | null;
+  /** Null for a row without a bare route to compare with. */
+  json: JsonCheck | null;
   reference?: { label: string; perSecond: number };
   /**
    * At a row's largest size: p50s measured in alternating slices against a copy of its smallest size (the api
@@ -48,54 +51,75 @@ const ratio = (value: number) => `${value.toFixed(2)}×`;
 const perRequest = (value: number) => String(+value.toFixed(2));
 const latency = (result: LoadResult) => `${millis(result.p50Ms)} · ${millis(result.p99Ms)}`;
 
-export const throughputRatio = (result: RowResult) => result.api.requestsPerSecond / result.baseline.requestsPerSecond;
+/** NaN for a row without a baseline. */
+export const throughputRatio = (result: RowResult) =>
+  result.baseline ? result.api.requestsPerSecond / result.baseline.requestsPerSecond : Number.NaN;
 
 /** Concurrent statements (the page and its count) may come in either order. */
 const sameList = (a: string[], b: string[]) => [...a].sort().join('\n') === [...b].sort().join('\n');
 
-export const sameStatements = (counts: CountResult) => sameList(counts.api.statements, counts.baseline.statements);
+/** True when there is no bare route to differ from. */
+export const sameStatements = (counts: CountResult) =>
+  !counts.baseline || sameList(counts.api.statements, counts.baseline.statements);
 export const sameRedisCommands = (counts: CountResult) =>
-  sameList(counts.api.redisCommands, counts.baseline.redisCommands);
+  !counts.baseline || sameList(counts.api.redisCommands, counts.baseline.redisCommands);
 
 /** Every target a result misses and every check it fails, in words for the table. */
 export function problemsOf(result: RowResult): string[] {
   const { targets } = result.row;
   const problems: string[] = [];
   const speed = throughputRatio(result);
-  if (targets.minThroughputRatio !== undefined && speed < targets.minThroughputRatio) {
+  if (targets.minThroughputRatio !== undefined && !(speed >= targets.minThroughputRatio)) {
     problems.push(`✗ below ${targets.minThroughputRatio}×`);
   }
-  const statements = result.counts.api.statementsPerRequest;
-  if (targets.maxStatements !== undefined && statements > targets.maxStatements) {
+  if (targets.maxP50Ms !== undefined && !(result.api.p50Ms <= targets.maxP50Ms)) {
+    problems.push(`✗ p50 over ${integer(targets.maxP50Ms)} ms`);
+  }
+  const statements = result.counts?.api.statementsPerRequest;
+  if (targets.maxStatements !== undefined && statements !== undefined && statements > targets.maxStatements) {
     problems.push(`✗ ${perRequest(statements)} statements > ${targets.maxStatements}`);
   }
-  if (!result.json.same) problems.push('✗ JSON differs');
-  if (!sameStatements(result.counts)) problems.push('✗ SQL differs');
-  if (!sameRedisCommands(result.counts)) problems.push('✗ Redis calls differ');
-  for (const [side, load] of [
-    ['api', result.api],
-    ['baseline', result.baseline],
-  ] as const) {
+  if (result.json && !result.json.same) problems.push('✗ JSON differs');
+  if (result.counts && !sameStatements(result.counts)) problems.push('✗ SQL differs');
+  if (result.counts && !sameRedisCommands(result.counts)) problems.push('✗ Redis calls differ');
+  const sides = result.baseline
+    ? ([
+        ['api', result.api],
+        ['baseline', result.baseline],
+      ] as const)
+    : ([['api', result.api]] as const);
+  for (const [side, load] of sides) {
     const failures = Object.entries(load.failures).map(([status, count]) => `${count}× ${status}`);
     if (failures.length > 0) problems.push(`✗ ${side} answered ${failures.join(', ')}`);
   }
   return problems;
 }
 
+/** A count per request, the baseline's in brackets; `–` where there is none. */
+function countCell(counts: CountResult | null, of: (counts: RequestCounts) => number): string {
+  if (!counts) return '–';
+  return `${perRequest(of(counts.api))} (${counts.baseline ? perRequest(of(counts.baseline)) : '–'})`;
+}
+
 function rowLine(result: RowResult, connections: number): string {
   const { api, baseline, counts } = result;
   const problems = problemsOf(result);
   const ownConnections = result.connections === connections ? '' : `, ${result.connections} connections`;
+  // A request of seconds makes less than one a second: its rate with two decimals.
+  const rate = (load: LoadResult) =>
+    load.requestsPerSecond < 10 && !result.row.background
+      ? load.requestsPerSecond.toFixed(2)
+      : integer(load.requestsPerSecond);
   return `| ${[
     result.row.name,
     `${integer(result.size)} ${result.row.dataset.unit}${ownConnections}`,
-    integer(api.requestsPerSecond),
+    rate(api),
     latency(api),
-    integer(baseline.requestsPerSecond),
-    latency(baseline),
-    `**${ratio(throughputRatio(result))}**`,
-    `${perRequest(counts.api.statementsPerRequest)} (${perRequest(counts.baseline.statementsPerRequest)})`,
-    `${perRequest(counts.api.redisCommandsPerRequest)} (${perRequest(counts.baseline.redisCommandsPerRequest)})`,
+    baseline ? rate(baseline) : '–',
+    baseline ? latency(baseline) : '–',
+    baseline ? `**${ratio(throughputRatio(result))}**` : '–',
+    countCell(counts, (side) => side.statementsPerRequest),
+    countCell(counts, (side) => side.redisCommandsPerRequest),
     problems.length === 0 ? '✓' : problems.join('; '),
   ].join(' | ')} |`;
 }
@@ -114,7 +138,7 @@ function growthOf(smallest: RowResult, largest: RowResult): PairedGrowth & { pai
   return {
     smallestSize: smallest.size,
     api: { smallest: smallest.api.p50Ms, largest: largest.api.p50Ms },
-    baseline: { smallest: smallest.baseline.p50Ms, largest: largest.baseline.p50Ms },
+    baseline: { smallest: smallest.baseline?.p50Ms ?? Number.NaN, largest: largest.baseline?.p50Ms ?? Number.NaN },
     paired: false,
   };
 }
@@ -199,7 +223,7 @@ function referenceTable(results: RowResult[]): string[] {
     '|---|--:|--:|---|--:|--:|',
     ...withReference.map((result) => {
       const reference = result.reference!;
-      return `| ${result.row.name} | ${integer(result.api.requestsPerSecond)} | ${integer(result.baseline.requestsPerSecond)} | ${reference.label} | ${integer(reference.perSecond)} | ${ratio(result.api.requestsPerSecond / reference.perSecond)} |`;
+      return `| ${result.row.name} | ${integer(result.api.requestsPerSecond)} | ${result.baseline ? integer(result.baseline.requestsPerSecond) : '–'} | ${reference.label} | ${integer(reference.perSecond)} | ${ratio(result.api.requestsPerSecond / reference.perSecond)} |`;
     }),
   ];
 }
@@ -216,11 +240,13 @@ function trafficList(results: RowResult[]): string[] {
   const lines = ['', '### What one request sends (api)', ''];
   for (const row of new Set(results.map((result) => result.row))) {
     const result = results.filter((candidate) => candidate.row === row).at(-1)!;
-    lines.push(`- ${row.name}:`, ...countsList(result.counts.api));
-    if (!sameStatements(result.counts) || !sameRedisCommands(result.counts)) {
-      lines.push('  - the baseline sends instead:', ...countsList(result.counts.baseline).map((line) => `  ${line}`));
+    const { counts, json } = result;
+    if (!counts) continue;
+    lines.push(`- ${row.name}:`, ...countsList(counts.api));
+    if (counts.baseline && (!sameStatements(counts) || !sameRedisCommands(counts))) {
+      lines.push('  - the baseline sends instead:', ...countsList(counts.baseline).map((line) => `  ${line}`));
     }
-    if (!result.json.same) lines.push(`  - JSON differs: ${result.json.detail}`);
+    if (json && !json.same) lines.push(`  - JSON differs: ${json.detail}`);
   }
   return lines;
 }

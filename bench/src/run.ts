@@ -6,7 +6,18 @@
 
 import { startRedisCluster } from '@nestegg/testing/redis-cluster';
 import type { BenchChild } from './child.js';
-import { httpSide, type LoadResult, measureInterleaved, rateSide, type Side, sequentialSide } from './load.js';
+import {
+  combine,
+  httpSide,
+  type LoadSettings,
+  measureInterleaved,
+  rateSide,
+  runLoadFor,
+  runLoadUntil,
+  type Side,
+  type SliceResult,
+  sequentialSide,
+} from './load.js';
 import { describeMachine } from './machine.js';
 import { parseRunOptions, type RunOptions } from './options.js';
 import { runProfile } from './profile.js';
@@ -25,12 +36,17 @@ import {
 } from './telemetry.js';
 import { runTelemetryCost } from './telemetry-cost.js';
 
-/** The api, its baseline and, when the row has one, its reference, measured in interleaved slices. */
+/**
+ * The api, its baseline and, when the row has one, its reference, measured in interleaved slices. A row without
+ * a baseline has the api side alone; a row whose requests each differ asks the child for each (`next`).
+ */
 function sidesOf(child: BenchChild, row: BenchRow, connections: number): Record<string, Side> {
   const target = child.target(row.key);
+  const source = row.next ? () => child.call({ type: 'next', key: row.key }) : target.request;
   const side = (url: string) =>
-    row.sequential ? sequentialSide(url, target.request) : httpSide(url, target.request, connections);
-  const sides: Record<string, Side> = { api: side(target.apiUrl), baseline: side(target.baselineUrl) };
+    row.sequential ? sequentialSide(url, source, row.minRequests) : httpSide(url, target.request, connections);
+  const sides: Record<string, Side> = { api: side(target.apiUrl) };
+  if (target.baselineUrl) sides.baseline = side(target.baselineUrl);
   if (row.reference) {
     sides.reference = rateSide((seconds) =>
       child.call({ type: 'reference', key: row.key, seconds, concurrency: connections }),
@@ -54,12 +70,14 @@ async function measureRow(
 ): Promise<RowResult> {
   progress(`${row.name} at ${size.toLocaleString('en-US')} ${row.dataset.unit}`);
   const load = { ...options.load, connections: row.connections ?? options.load.connections };
+  if (row.background) return measureDuringBackground(child, row, size, load);
   const sides = sidesOf(child, row, load.connections);
   // The growth row's largest size: the smallest size's api and baseline are measured again in the same
   // alternating slices, so the machine's drift since that size ran does not count as growth.
   const paired = smallest ? prefixed('smallest.', sidesOf(smallest.child, row, load.connections)) : {};
   const measured = await measureInterleaved({ ...sides, ...paired }, load);
-  const { api, baseline } = measured as Record<'api' | 'baseline', LoadResult>;
+  const api = measured.api!;
+  const baseline = measured.baseline ?? null;
   const counts = await child.call({ type: 'count', key: row.key });
   const result: RowResult = {
     row,
@@ -75,7 +93,7 @@ async function measureRow(
     result.reference = { label: row.reference.label, perSecond: reference.requestsPerSecond };
   const smallestApi = measured['smallest.api'];
   const smallestBaseline = measured['smallest.baseline'];
-  if (smallest && smallestApi && smallestBaseline) {
+  if (smallest && smallestApi && smallestBaseline && baseline) {
     result.growth = {
       smallestSize: smallest.size,
       api: { smallest: smallestApi.p50Ms, largest: api.p50Ms },
@@ -89,12 +107,68 @@ async function measureRow(
     };
   }
   progress(
-    `  api ${api.requestsPerSecond.toFixed(0)} req/s p50 ${api.p50Ms.toFixed(2)} ms · baseline ${baseline.requestsPerSecond.toFixed(0)} req/s p50 ${baseline.p50Ms.toFixed(2)} ms · ${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}×` +
+    `  api ${api.requestsPerSecond.toFixed(baseline ? 0 : 2)} req/s p50 ${api.p50Ms.toFixed(2)} ms (${api.ok} answers)` +
+      (baseline
+        ? ` · baseline ${baseline.requestsPerSecond.toFixed(0)} req/s p50 ${baseline.p50Ms.toFixed(2)} ms · ${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}×`
+        : ' · no baseline') +
       (result.growth
         ? ` · p50 at ${result.growth.smallestSize.toLocaleString('en-US')} alongside: api ${result.growth.api.smallest.toFixed(2)} ms, baseline ${result.growth.baseline.smallest.toFixed(2)} ms`
         : ''),
   );
   return result;
+}
+
+/**
+ * A row measured during background work (decision P33): each api slice lasts one unit of the work, start to end
+ * (after one unit under load as the warm-up), and alternates with slices as long of the same requests to the
+ * same api with none of it running (api, quiet, quiet, api, …); between units the work is put back, unloaded.
+ * The quiet side fills the baseline columns, so api ÷ baseline is the rate during the work over the quiet rate.
+ */
+async function measureDuringBackground(
+  child: BenchChild,
+  row: BenchRow,
+  size: number,
+  load: LoadSettings,
+): Promise<RowResult> {
+  const work = row.background!;
+  const target = child.target(row.key);
+  const duringUnit = async (): Promise<SliceResult & { unitSeconds: number }> => {
+    const unit = child.call({ type: 'background', key: row.key });
+    const slice = await runLoadUntil(target.apiUrl, target.request, load.connections, unit);
+    const { seconds, detail } = await unit;
+    await child.call({ type: 'background', key: row.key, reset: true });
+    progress(`  ${work.label}: ${seconds.toFixed(1)} s (${detail}); ${slice.ok} answers meanwhile`);
+    return { ...slice, unitSeconds: slice.elapsedSeconds };
+  };
+  const quietSlice = async (seconds: number) => {
+    const slice = await runLoadFor(target.apiUrl, target.request, load.connections, seconds);
+    progress(`  quiet for ${seconds.toFixed(1)} s; ${slice.ok} answers`);
+    return slice;
+  };
+  const units = Math.max(2, Math.ceil(load.seconds / 4));
+  let lastUnit = (await duringUnit()).unitSeconds;
+  const during: SliceResult[] = [];
+  const quiet: SliceResult[] = [];
+  for (let pair = 0; pair < units; pair += 1) {
+    if (pair % 2 === 0) {
+      const unit = await duringUnit();
+      lastUnit = unit.unitSeconds;
+      during.push(unit);
+      quiet.push(await quietSlice(lastUnit));
+    } else {
+      quiet.push(await quietSlice(lastUnit));
+      const unit = await duringUnit();
+      lastUnit = unit.unitSeconds;
+      during.push(unit);
+    }
+  }
+  const api = combine(during);
+  const baseline = combine(quiet);
+  const counts = await child.call({ type: 'count', key: row.key });
+  progress(
+    `  during: ${api.requestsPerSecond.toFixed(0)} req/s p50 ${api.p50Ms.toFixed(2)} p99 ${api.p99Ms.toFixed(1)} ms · quiet: ${baseline.requestsPerSecond.toFixed(0)} req/s p50 ${baseline.p50Ms.toFixed(2)} p99 ${baseline.p99Ms.toFixed(1)} ms · ${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}×`,
+  );
+  return { row, size, connections: load.connections, api, baseline, counts, json: target.json };
 }
 
 const overGrowthTarget = (row: BenchRow, growth: PairedGrowth) =>

@@ -76,7 +76,9 @@ interface Prepared {
   row: BenchRow;
   side: Side;
   request: HttpRequest;
-  baseline: FastifyInstance;
+  /** Null for a row without a bare route. */
+  baseline: FastifyInstance | null;
+  setup: RowSetup;
 }
 
 interface Sides {
@@ -125,11 +127,12 @@ async function startSide(config: ChildConfig, target: RedisTarget, sql: postgres
 }
 
 function inject(server: FastifyInstance, request: HttpRequest) {
+  const payload = request.bodyBase64 === undefined ? request.body : Buffer.from(request.bodyBase64, 'base64');
   return server.inject({
     method: request.method,
     url: request.path,
     headers: request.headers,
-    ...(request.body === undefined ? {} : { payload: request.body }),
+    ...(payload === undefined ? {} : { payload }),
   });
 }
 
@@ -153,6 +156,10 @@ function setupFor(side: Side, size: number): RowSetup {
   return {
     size,
     sql: side.deps.sql,
+    inject: async (request) => {
+      const answer = await inject(side.api, request);
+      return { statusCode: answer.statusCode, body: answer.body };
+    },
     async bearer(email) {
       const known = side.sessions.get(email);
       if (known) return known;
@@ -165,8 +172,9 @@ function setupFor(side: Side, size: number): RowSetup {
   };
 }
 
-/** A bare Fastify at the api's method and path, so the same request fits both. */
-function createBaseline(row: BenchRow, side: Side, request: HttpRequest): FastifyInstance {
+/** A bare Fastify at the api's method and path, so the same request fits both; none for a row without one. */
+function createBaseline(row: BenchRow, side: Side, request: HttpRequest): FastifyInstance | null {
+  if (!row.baseline) return null;
   const server = Fastify({ logger: false });
   const url = new URL(request.path, 'http://baseline');
   server.route({ method: request.method, url: url.pathname, handler: row.baseline(side.deps) });
@@ -177,10 +185,10 @@ function shorten(text: string): string {
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
-async function compareJson(prepared: Prepared): Promise<JsonCheck> {
+async function compareJson(prepared: Prepared, baseline: FastifyInstance): Promise<JsonCheck> {
   const [fromApi, fromBaseline] = await Promise.all([
     inject(prepared.side.api, prepared.request),
-    inject(prepared.baseline, prepared.request),
+    inject(baseline, prepared.request),
   ]);
   const comparable = prepared.row.comparable ?? ((body: unknown) => body);
   const same =
@@ -219,12 +227,14 @@ async function quietestCount(clients: CountedClients, server: FastifyInstance, p
   return quietest!;
 }
 
-async function countRequests(prepared: Prepared): Promise<CountResult> {
+async function countRequests(prepared: Prepared): Promise<CountResult | null> {
+  if (prepared.row.next) return null;
+  const { baseline } = prepared;
   await repeat(prepared.side.api, prepared, UNCOUNTED_FIRST_REQUESTS);
-  await repeat(prepared.baseline, prepared, UNCOUNTED_FIRST_REQUESTS);
+  if (baseline) await repeat(baseline, prepared, UNCOUNTED_FIRST_REQUESTS);
   return {
     api: await quietestCount(apiClients(prepared.side.api), prepared.side.api, prepared),
-    baseline: await quietestCount(prepared.side.deps, prepared.baseline, prepared),
+    baseline: baseline ? await quietestCount(prepared.side.deps, baseline, prepared) : null,
   };
 }
 
@@ -234,7 +244,9 @@ async function countRequests(prepared: Prepared): Promise<CountResult> {
  */
 async function explainRequest(prepared: Prepared): Promise<string[]> {
   const { sql } = prepared.side.deps;
-  const sent = await statementsSent(sql, () => repeat(prepared.baseline, prepared, 1));
+  const { baseline } = prepared;
+  if (!baseline) return [];
+  const sent = await statementsSent(sql, () => repeat(baseline, prepared, 1));
   const reads = sent.filter(({ query }) => /^\s*(select|with)\b/i.test(query));
   const plans: string[] = [];
   for (const { query, parameters } of reads) {
@@ -298,8 +310,9 @@ async function prepareRows(rows: BenchRow[], sides: Sides, size: number): Promis
   const prepared: Prepared[] = [];
   for (const row of rows) {
     const side = row.redis === 'lost' ? sides.lost! : sides.up;
-    const request = await row.request(setupFor(side, size));
-    prepared.push({ row, side, request, baseline: createBaseline(row, side, request) });
+    const setup = setupFor(side, size);
+    const request = await row.request(setup);
+    prepared.push({ row, side, request, baseline: createBaseline(row, side, request), setup });
   }
   return prepared;
 }
@@ -314,9 +327,9 @@ async function targetOf(item: Prepared): Promise<RowTarget> {
   return {
     key: item.row.key,
     apiUrl: item.side.apiUrl,
-    baselineUrl: await listen(item.baseline),
+    baselineUrl: item.baseline ? await listen(item.baseline) : null,
     request: item.request,
-    json: await compareJson(item),
+    json: item.baseline ? await compareJson(item, item.baseline) : null,
   };
 }
 
@@ -333,6 +346,18 @@ function commandHandlers(prepared: Prepared[], sides: Sides, sql: postgres.Sql):
   };
   return {
     count: (command) => countRequests(find(command.key)),
+    next: async (command) => {
+      const { row, setup } = find(command.key);
+      if (!row.next) throw new Error(`row ${command.key} makes no requests of its own`);
+      return row.next(setup);
+    },
+    background: async (command) => {
+      const { row, setup } = find(command.key);
+      if (!row.background) throw new Error(`row ${command.key} has no background work`);
+      if (!command.reset) return row.background.run(setup);
+      await row.background.reset?.(setup);
+      return { seconds: 0, detail: 'reset' };
+    },
     plans: (command) => explainRequest(find(command.key)),
     reference: async (command) => {
       const reference = find(command.key).row.reference;
@@ -346,7 +371,7 @@ function commandHandlers(prepared: Prepared[], sides: Sides, sql: postgres.Sql):
       return user + system;
     },
     stop: async () => {
-      for (const item of prepared) await item.baseline.close();
+      for (const item of prepared) await item.baseline?.close();
       for (const side of [sides.up, sides.lost]) {
         await side?.api.close();
         side?.deps.redis.disconnect();

@@ -75,6 +75,7 @@ async function roundRatios(off: Half, on: Half, rounds: number): Promise<RoundRa
 
 function sidesOf(child: BenchChild, row: BenchRow, connections: number) {
   const target = child.target(row.key);
+  if (!target.baselineUrl) throw new Error(`row ${row.key} has no baseline`);
   return {
     api: httpSide(target.apiUrl, target.request, connections),
     baseline: httpSide(target.baselineUrl, target.request, connections),

@@ -2,6 +2,7 @@ import { adminRows } from './admin.js';
 import { authRows } from './auth.js';
 import { backupRows } from './backup.js';
 import { boardRows } from './board.js';
+import { importRows } from './imports.js';
 import { ledgerRows } from './ledger.js';
 import { statisticsRows } from './statistics.js';
 import type { BenchRow } from './types.js';
@@ -14,6 +15,7 @@ export const allRows: BenchRow[] = [
   ...statisticsRows,
   ...boardRows,
   ...backupRows,
+  ...importRows,
 ];
 
 export function rowByKey(key: string): BenchRow {

@@ -15,3 +15,12 @@ export const LOGIN_TARGETS: RowTargets = { minThroughputRatio: 0.7, maxStatement
 
 /** Rows that only report (the backup area's jobs and /healthz beside them: see its rows). */
 export const NO_TARGETS: RowTargets = {};
+
+/** Statement import (issue 38, decision P33): a 10,000-row preview or commit in at most 2 s at p50. */
+export const IMPORT_TARGETS: RowTargets = { maxP50Ms: 2_000 };
+
+/**
+ * A read while other work runs (issue 38: a profile read during a 50,000-row import): its rate at least 0.7× the
+ * same read's with nothing else running, which that row's baseline columns hold (decision P33).
+ */
+export const QUIET_RATE_TARGETS: RowTargets = { minThroughputRatio: 0.7 };

@@ -124,6 +124,38 @@ export async function replaceRows(tx: DbOrTx, memberId: number, importId: number
   }
 }
 
+/**
+ * Sets what the commit decided of each stored row (outcome, entry, cancelled row, reason, candidates, whether the
+ * entry was pending), in batches of one statement each: the rows' lines, amounts, rates, keys and categories
+ * are the preview's and stay as stored, so they are neither sent again nor parsed again.
+ */
+export async function updateDecisions(
+  tx: DbOrTx,
+  memberId: number,
+  importId: number,
+  rows: StoredRow[],
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROW_BATCH) {
+    const batch = rows.slice(start, start + ROW_BATCH).map((row) => ({
+      row_index: row.rowIndex,
+      outcome: row.outcome,
+      entry_id: row.entryId,
+      cancels_row: row.cancelsRow,
+      reason: row.reason,
+      candidates: row.candidates,
+      was_pending: row.wasPending,
+    }));
+    await tx.execute(sql`
+      update statement_import_row r
+         set outcome = v.outcome, entry_id = v.entry_id, cancels_row = v.cancels_row, reason = v.reason,
+             candidates = v.candidates, was_pending = v.was_pending
+        from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as v(
+          row_index int, outcome statement_row_outcome, entry_id int, cancels_row int, reason text,
+          candidates int[], was_pending boolean)
+       where r.member_id = ${memberId}::int and r.import_id = ${importId}::int and r.row_index = v.row_index`);
+  }
+}
+
 /** Every row of an import, in file order. */
 export async function rowsOf(db: DbOrTx, memberId: number, importId: number): Promise<StoredRow[]> {
   const rows = await db

@@ -444,7 +444,7 @@ export class StatementImportsService {
         const stored = await repository.rowsOf(tx, memberId, id);
         const rows = await this.decideAgain(tx, memberId, id, stored, settings);
         const applied = await this.apply(tx, memberId, rows, settings.accountId);
-        await repository.replaceRows(tx, memberId, id, applied);
+        await repository.updateDecisions(tx, memberId, id, applied);
         return repository.updateImport(tx, memberId, id, {
           status: 'COMMITTED',
           committedAt: sql`now()`,

@@ -123,4 +123,31 @@ describe('row outcomes (decisions SI3, SI4)', () => {
     expect(likeness(null, '이마트')).toBe(1);
     expect(likeness('이마트', '홈플러스')).toBe(0);
   });
+  it('pairs each cancellation and match within its own amount, among rows and entries of many amounts', () => {
+    // Purchases of two amounts interleaved: each cancellation takes the latest open purchase of its amount, and a
+    // row matches only an entry of its type and amount (decision SI4; the lookup is grouped by amount).
+    const lines = [
+      line(0, { amount: 5000, date: '2026-05-10', description: 'A' }),
+      line(1, { amount: 7000, date: '2026-05-11', description: 'A' }),
+      line(2, { amount: 5000, date: '2026-05-12', description: 'A' }),
+      line(3, { amount: 7000, date: '2026-05-13', description: 'A' }),
+      line(4, { amount: 5000, date: '2026-05-14', description: 'A', cancellation: true }),
+      line(5, { amount: 7000, date: '2026-05-14', description: 'A', cancellation: true }),
+      line(6, { amount: 9000, date: '2026-05-14', description: 'B' }),
+      line(7, { type: 'INCOME', amount: 9000, date: '2026-05-14', description: 'B' }),
+    ];
+    const outcomes = decide(lines, {
+      entries: [entry(70, { amount: 9000, memo: 'B', type: 'INCOME' }), entry(71, { amount: 8000, memo: 'B' })],
+    });
+    expect(outcomes.map((o) => [o.outcome, o.cancelsRow, o.entryId])).toEqual([
+      ['NEW', null, null],
+      ['NEW', null, null],
+      ['CANCELLATION', null, null],
+      ['CANCELLATION', null, null],
+      ['CANCELLATION', 2, null],
+      ['CANCELLATION', 3, null],
+      ['NEW', null, null],
+      ['MATCHED', null, 70],
+    ]);
+  });
 });

@@ -75,6 +75,28 @@ interface Candidate {
   alike: number;
 }
 
+/**
+ * The file's purchases and the member's entries grouped by amount (entries by type and amount), each group in
+ * its list's order: a row looks only at its own amount's, not at every row and entry of a 50,000-row file.
+ */
+interface ByAmount {
+  purchases: ReadonlyMap<number | null, readonly PricedLine[]>;
+  entries: ReadonlyMap<string, readonly ExistingEntry[]>;
+}
+
+function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+const entryKey = (type: string | null, amount: number | null) => `${type}:${amount}`;
+
 const better = (a: Candidate, b: Candidate) => a.days - b.days || b.alike - a.alike || a.entry.id - b.entry.id;
 const tied = (a: Candidate, b: Candidate) => a.days === b.days && a.alike === b.alike;
 
@@ -94,9 +116,16 @@ export function decideOutcomes(inputs: OutcomeInputs): RowDecision[] {
     else open.push(priced);
   }
   const claimed = new Set<number>();
-  for (const found of pairCancellations(open, inputs, claimed)) decided.set(found.index, found);
+  const byAmount: ByAmount = {
+    purchases: groupBy(
+      open.filter((priced) => !priced.line.cancellation),
+      (priced) => priced.amount,
+    ),
+    entries: groupBy(inputs.entries, (entry) => entryKey(entry.type, entry.amount)),
+  };
+  for (const found of pairCancellations(open, inputs, claimed, byAmount)) decided.set(found.index, found);
   const rest = open.filter((priced) => !decided.has(priced.line.index));
-  for (const found of matchRows(rest, inputs, claimed)) decided.set(found.index, found);
+  for (const found of matchRows(rest, inputs, claimed, byAmount)) decided.set(found.index, found);
   return inputs.lines.map((priced) => decided.get(priced.line.index)!);
 }
 
@@ -115,12 +144,17 @@ function earlyOutcome(priced: PricedLine, inputs: OutcomeInputs): RowDecision | 
 }
 
 /** A cancellation's purchase: a row of this file, else the imported purchase, else an alike entry. */
-function pairCancellations(open: PricedLine[], inputs: OutcomeInputs, claimed: Set<number>): RowDecision[] {
+function pairCancellations(
+  open: PricedLine[],
+  inputs: OutcomeInputs,
+  claimed: Set<number>,
+  byAmount: ByAmount,
+): RowDecision[] {
   const found: RowDecision[] = [];
   const pairedRows = new Set<number>();
   for (const cancellation of open.filter((priced) => priced.line.cancellation)) {
     const index = cancellation.line.index;
-    const purchaseRow = purchaseInFile(cancellation, open, pairedRows);
+    const purchaseRow = purchaseInFile(cancellation, byAmount.purchases.get(cancellation.amount) ?? [], pairedRows);
     if (purchaseRow) {
       pairedRows.add(purchaseRow.line.index);
       found.push({
@@ -136,7 +170,14 @@ function pairCancellations(open: PricedLine[], inputs: OutcomeInputs, claimed: S
       );
       continue;
     }
-    const entryId = inputs.importedPurchases.get(index) ?? purchaseAmongEntries(cancellation, inputs, claimed);
+    const entryId =
+      inputs.importedPurchases.get(index) ??
+      purchaseAmongEntries(
+        cancellation,
+        byAmount.entries.get(entryKey('EXPENSE', cancellation.amount)) ?? [],
+        inputs.walletId,
+        claimed,
+      );
     if (entryId !== null && entryId !== undefined && !claimed.has(entryId)) {
       claimed.add(entryId);
       found.push(decision(index, 'CANCELLATION', `cancels entry ${entryId}`, entryId));
@@ -147,7 +188,12 @@ function pairCancellations(open: PricedLine[], inputs: OutcomeInputs, claimed: S
   return found;
 }
 
-function purchaseInFile(cancellation: PricedLine, open: PricedLine[], paired: Set<number>): PricedLine | null {
+/** The latest purchase of `sameAmount` (the open purchases of the cancellation's amount, in file order) it cancels. */
+function purchaseInFile(
+  cancellation: PricedLine,
+  sameAmount: readonly PricedLine[],
+  paired: Set<number>,
+): PricedLine | null {
   const c = cancellation.line;
   const fits = (p: PricedLine) =>
     !p.line.cancellation &&
@@ -160,32 +206,43 @@ function purchaseInFile(cancellation: PricedLine, open: PricedLine[], paired: Se
     (c.transactionId && p.line.transactionId
       ? c.transactionId === p.line.transactionId
       : normalizedDescription(p.line.description) === normalizedDescription(c.description));
-  const purchases = open.filter(fits);
+  const purchases = sameAmount.filter(fits);
   return purchases.at(-1) ?? null;
 }
 
-function purchaseAmongEntries(cancellation: PricedLine, inputs: OutcomeInputs, claimed: Set<number>): number | null {
+/** The entry among `sameAmount` (the member's expenses of the cancellation's amount) it cancels. */
+function purchaseAmongEntries(
+  cancellation: PricedLine,
+  sameAmount: readonly ExistingEntry[],
+  walletId: number | null,
+  claimed: Set<number>,
+): number | null {
   const date = cancellation.line.date;
   if (!date) return null;
-  const fits = inputs.entries.filter(
+  const fits = sameAmount.filter(
     (entry) =>
       !claimed.has(entry.id) &&
       entry.type === 'EXPENSE' &&
       entry.amount === cancellation.amount &&
       entry.date <= date &&
       daysBetween(entry.date, date) <= CANCELLATION_WINDOW_DAYS &&
-      walletFits(entry, inputs.walletId) &&
+      walletFits(entry, walletId) &&
       likeness(entry.memo, cancellation.line.description) > 0,
   );
   fits.sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
   return fits[0]?.id ?? null;
 }
 
-function candidatesOf(priced: PricedLine, inputs: OutcomeInputs, claimed: Set<number>): Candidate[] {
+function candidatesOf(
+  priced: PricedLine,
+  inputs: OutcomeInputs,
+  claimed: Set<number>,
+  byAmount: ByAmount,
+): Candidate[] {
   const { line } = priced;
   if (!line.date) return [];
   const date = line.date;
-  return inputs.entries
+  return (byAmount.entries.get(entryKey(line.type, priced.amount)) ?? [])
     .filter(
       (entry) =>
         entry.importKey === null &&
@@ -204,18 +261,18 @@ function candidatesOf(priced: PricedLine, inputs: OutcomeInputs, claimed: Set<nu
 }
 
 /** The member's choices first, then the rows in file order, each claiming at most one entry. */
-function matchRows(rows: PricedLine[], inputs: OutcomeInputs, claimed: Set<number>): RowDecision[] {
+function matchRows(rows: PricedLine[], inputs: OutcomeInputs, claimed: Set<number>, byAmount: ByAmount): RowDecision[] {
   const chosenFirst = [...rows].sort(
     (a, b) =>
       Number(inputs.choices.has(b.line.index)) - Number(inputs.choices.has(a.line.index)) ||
       a.line.index - b.line.index,
   );
-  return chosenFirst.map((priced) => matchRow(priced, inputs, claimed));
+  return chosenFirst.map((priced) => matchRow(priced, inputs, claimed, byAmount));
 }
 
-function matchRow(priced: PricedLine, inputs: OutcomeInputs, claimed: Set<number>): RowDecision {
+function matchRow(priced: PricedLine, inputs: OutcomeInputs, claimed: Set<number>, byAmount: ByAmount): RowDecision {
   const index = priced.line.index;
-  const candidates = candidatesOf(priced, inputs, claimed);
+  const candidates = candidatesOf(priced, inputs, claimed, byAmount);
   const choice = inputs.choices.get(index);
   if (choice === null) return { ...decision(index, 'NEW', 'a new entry, as chosen'), candidates: ids(candidates) };
   if (choice !== undefined) {
