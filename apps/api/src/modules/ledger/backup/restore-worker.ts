@@ -8,6 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { BACKUP_ENTRIES_MAX, BackupEntrySchema, BackupObjectSchema, strictInput } from '@nestegg/contract';
 import { z } from 'zod';
 import { fieldIssues } from '../../../lib/field-issues.js';
+import { lowerThreadPriority } from '../../../lib/worker-script.js';
 import {
   type BackupEntry,
   ENTRY_BATCH_SIZE,
@@ -93,6 +94,8 @@ export function* restoreAnswers({ body, today }: Omit<RestoreRequest, 'id'>): Ge
   const finished = planned.entries.finish((name) => backup.accounts.findIndex((a) => a.name === name));
   yield finished.ok ? { type: 'done', planned: finished.planned } : refused(finished.code, finished.issues);
 }
+
+lowerThreadPriority();
 
 parentPort?.on('message', (request: RestoreRequest) => {
   for (const answer of restoreAnswers(request)) parentPort!.postMessage({ ...answer, id: request.id });

@@ -11,6 +11,9 @@ import {
   StatementError,
   type StatementLine,
 } from '@nestegg/statements';
+import { lowerThreadPriority } from '../../../lib/worker-script.js';
+
+lowerThreadPriority();
 
 export interface ReadTask {
   bytes: Uint8Array;
