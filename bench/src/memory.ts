@@ -236,7 +236,11 @@ async function main(): Promise<void> {
     console.log(
       `\nsteady (median of the last third, ${steady.length} samples):\n${formatSampleHeader()}\n${formatSampleRow(median)}`,
     );
-    console.log(`peak RSS ${(last.peakRss / MB).toFixed(0)} MB; api CPU ${cpu.toFixed(0)} s over ${minutes} min`);
+    const steadyMax = Math.max(...steady.map((sample) => sample.rss));
+    console.log(
+      `highest RSS sampled in the last third ${(steadyMax / MB).toFixed(0)} MB; peak RSS (VmHWM, start-up and ` +
+        `preparation included) ${(last.peakRss / MB).toFixed(0)} MB; api CPU ${cpu.toFixed(0)} s over ${minutes} min`,
+    );
     let total = 0;
     for (const [kind, counts] of load.counts) {
       total += counts.sent;
@@ -264,6 +268,7 @@ async function main(): Promise<void> {
             loadAverage: os.loadavg(),
             cpuSeconds: cpu,
             steady: median,
+            steadyMaxRss: steadyMax,
             peakRss: last.peakRss,
             samples,
             requests: Object.fromEntries(
