@@ -70,13 +70,15 @@ RUN apt-get update \
     && ln -s "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" /usr/local/lib/libjemalloc.so.2
 # Traffic reaches a container on its own interface, not its loopback: listen on every interface (the apps' default,
 # outside an image, is 127.0.0.1; decision I7). The metrics listener follows HOST unless METRICS_HOST is set.
-# LD_PRELOAD puts jemalloc under every process of the container; NODE_OPTIONS caps V8's young generation at
-# 2 × 16 MB (Node 24's default lets it grow to 2 × 64 MB, which a replica under load fills and keeps).
+# LD_PRELOAD puts jemalloc under every process of the container. NODE_OPTIONS caps V8's young generation at
+# 2 × 16 MB (Node 24's default lets it grow to 2 × 64 MB, which a replica under load fills and keeps) and its old
+# generation at 256 MB, so V8 collects it long before a 512 MiB container limit (its default sizes it from the
+# host's memory); the restore and statement-import workers keep their own limits.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     NESTEGG_MIGRATIONS_DIR=/app/node_modules/@nestegg/db/migrations \
     LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 \
-    NODE_OPTIONS=--max-semi-space-size=16
+    NODE_OPTIONS="--max-semi-space-size=16 --max-old-space-size=256"
 # Fail the build if the preload does not take (the loader only warns and goes on with glibc's malloc).
 RUN node -e "process.exit(require('fs').readFileSync('/proc/self/maps', 'utf8').includes('libjemalloc') ? 0 : 1)"
 WORKDIR /app

@@ -72,8 +72,11 @@ describe.each(DOCKERFILES)('%s', (dockerfile) => {
 function runtimeEnv(dockerfile: string): Record<string, string> {
   const text = read(dockerfile).replace(/\\\n/g, ' ');
   const runtime = text.slice(text.search(/^FROM \S+ AS runtime$/m));
-  const pairs = [...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((match) => match[1]!.trim().split(/\s+/));
-  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  // `KEY=value` or `KEY="a value with spaces"`.
+  const pairs = [...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((match) => [
+    ...match[1]!.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S*)/g),
+  ]);
+  return Object.fromEntries(pairs.map(([, name, value]) => [name!, value!.replace(/^"(.*)"$/, '$1')]));
 }
 
 /** The runtime stage's `RUN` commands, continuation lines joined. */
@@ -124,8 +127,10 @@ describe('memory per replica (decisions DL21, DL22)', () => {
     expect(runs.some((run) => run.includes('/proc/self/maps') && run.includes('libjemalloc'))).toBe(true);
   });
 
-  it("caps V8's young generation (semi-spaces of 16 MB) for every node process of the image", () => {
-    expect(runtimeEnv(dockerfile).NODE_OPTIONS?.split(/\s+/)).toContain('--max-semi-space-size=16');
+  it("caps V8's young generation (semi-spaces of 16 MB) and its old generation (256 MB) for the image's node", () => {
+    expect(runtimeEnv(dockerfile).NODE_OPTIONS?.split(/\s+/)).toEqual(
+      expect.arrayContaining(['--max-semi-space-size=16', '--max-old-space-size=256']),
+    );
   });
 });
 
