@@ -89,7 +89,7 @@ function parseSmaps(text: string): Mapping[] {
  * mappings, the used part read-write and the rest `---p`, adjacent and together exactly 64 MiB. V8's pages and
  * thread stacks are not aligned or sized like that, so this counts arenas and what they hold resident.
  */
-function arenasOf(mappings: Mapping[]): { resident: number; count: number; brk: number } {
+function arenasOf(mappings: Mapping[]): GlibcHeaps {
   const alignment = BigInt(ARENA_SIZE);
   let resident = 0;
   let count = 0;
@@ -118,6 +118,17 @@ function arenasOf(mappings: Mapping[]): { resident: number; count: number; brk: 
     }
   }
   return { resident, count, brk };
+}
+
+/** glibc's heaps in a process's `/proc/<pid>/smaps` text: its thread arenas (resident bytes, count) and brk heap. */
+export interface GlibcHeaps {
+  resident: number;
+  count: number;
+  brk: number;
+}
+
+export function glibcHeapsOf(smaps: string): GlibcHeaps {
+  return arenasOf(parseSmaps(smaps));
 }
 
 /** Asks the probe in `child` for its numbers; resolves null after `timeoutMs` (no probe, or a busy loop). */
@@ -160,7 +171,7 @@ export class MemorySampler {
       this.options.arenas === false ? null : readFile(`/proc/${pid}/smaps`, 'utf8').catch(() => null),
       askProbe(this.child, this.asked, this.options.probeTimeoutMs ?? 2000),
     ]);
-    const arenas = smaps === null ? null : arenasOf(parseSmaps(smaps));
+    const arenas = smaps === null ? null : glibcHeapsOf(smaps);
     const threads = /^Threads:\s+(\d+)$/m.exec(status);
     return {
       at: (performance.now() - this.started) / 1000,
