@@ -4,6 +4,7 @@ import type { Clock } from '@nestegg/domain';
 import { activeTracing } from '@nestegg/telemetry';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { type Env, publicUrlOf } from './env.js';
+import { configureImageProcessing } from './lib/images.js';
 import { loggerOptions, OneLinePerRequest } from './logger.js';
 import { modules } from './modules/index.js';
 import authentication from './plugins/authentication.js';
@@ -72,6 +73,7 @@ export async function buildApp(env: Env, options: BuildAppOptions = {}): Promise
   });
   if (tracing) nameServerSpans(app);
   app.decorate('env', env);
+  configureImageProcessing({ threads: env.IMAGE_THREADS, cacheMb: env.IMAGE_CACHE_MB });
   // JSON is the only body the api reads (multipart uploads add their parser where they are taken): any other
   // type, text included, answers 415 instead of reaching validation as a string (C49).
   app.removeContentTypeParser('text/plain');

@@ -34,6 +34,16 @@ describe('loadEnv', () => {
     expect(loadEnv({ DATABASE_URL, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
   });
 
+  it('runs one libvips thread per image with its cache off unless told otherwise (decision DL20)', () => {
+    expect(loadEnv({ DATABASE_URL })).toMatchObject({ IMAGE_THREADS: 1, IMAGE_CACHE_MB: 0 });
+    expect(loadEnv({ DATABASE_URL, IMAGE_THREADS: '4', IMAGE_CACHE_MB: '16' })).toMatchObject({
+      IMAGE_THREADS: 4,
+      IMAGE_CACHE_MB: 16,
+    });
+    expect(() => loadEnv({ DATABASE_URL, IMAGE_THREADS: '0' })).toThrow(/IMAGE_THREADS/);
+    expect(() => loadEnv({ DATABASE_URL, IMAGE_CACHE_MB: '-1' })).toThrow(/IMAGE_CACHE_MB/);
+  });
+
   it('listens on this machine only by default, metrics too; containers set 0.0.0.0 (decision I7)', () => {
     const env = loadEnv({ DATABASE_URL });
     expect([env.HOST, metricsHostOf(env)]).toEqual(['127.0.0.1', '127.0.0.1']);

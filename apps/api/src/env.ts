@@ -161,6 +161,10 @@ const shape = {
     .min(1024)
     .default(512 * 1024),
   API_DOCS_ENABLED: booleanFlag(true),
+  /** libvips threads per image (sharp's concurrency): 1 whatever the allocator or the cores (decision DL20). */
+  IMAGE_THREADS: positiveInt(1, 64),
+  /** libvips' operation cache, in MB; 0 (default): off, every upload is new bytes (decision DL20). */
+  IMAGE_CACHE_MB: z.coerce.number().int().min(0).max(1024).default(0),
 
   IDPONE_CLIENT_ID: z.string().optional(),
   IDPONE_JWKS_URL: httpUrl.optional(),

@@ -72,8 +72,18 @@ describe.each(DOCKERFILES)('%s', (dockerfile) => {
 function runtimeEnv(dockerfile: string): Record<string, string> {
   const text = read(dockerfile).replace(/\\\n/g, ' ');
   const runtime = text.slice(text.search(/^FROM \S+ AS runtime$/m));
-  const pairs = [...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((match) => match[1]!.trim().split(/\s+/));
-  return Object.fromEntries(pairs.map((pair) => pair.split('=', 2) as [string, string]));
+  // `KEY=value` or `KEY="a value with spaces"`.
+  const pairs = [...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((match) => [
+    ...match[1]!.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S*)/g),
+  ]);
+  return Object.fromEntries(pairs.map(([, name, value]) => [name!, value!.replace(/^"(.*)"$/, '$1')]));
+}
+
+/** The runtime stage's `RUN` commands, continuation lines joined. */
+function runtimeRuns(dockerfile: string): string[] {
+  const text = read(dockerfile).replace(/\\\n/g, ' ');
+  const runtime = text.slice(text.search(/^FROM \S+ AS runtime$/m));
+  return [...runtime.matchAll(/^RUN (.+)$/gm)].map((match) => match[1]!);
 }
 
 /** A service's block of infra/compose.yaml, up to the next service or top-level key. */
@@ -100,6 +110,27 @@ describe('listeners in containers', () => {
     ['billing-worker', 'WORKER_HOST'],
   ])('compose sets %s: %s=0.0.0.0 over infra/.env', (service, variable) => {
     expect(composeService(service)).toMatch(new RegExp(`^ +${variable}: "?0\\.0\\.0\\.0"?$`, 'm'));
+  });
+});
+
+describe('memory per replica (decisions DL21, DL22)', () => {
+  const dockerfile = 'infra/docker/api.Dockerfile';
+
+  it('runs the api on jemalloc, installed in the runtime stage at one path on every architecture', () => {
+    const env = runtimeEnv(dockerfile);
+    expect(env.LD_PRELOAD).toBe('/usr/local/lib/libjemalloc.so.2');
+    const runs = runtimeRuns(dockerfile);
+    const install = runs.find((run) => run.includes('libjemalloc2'));
+    expect(install, 'apt-get install libjemalloc2 in the runtime stage').toMatch(/apt-get install .*libjemalloc2/);
+    expect(install).toContain(`"/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" ${env.LD_PRELOAD}`);
+    // The loader only warns when a preload is missing: the build checks that jemalloc is mapped.
+    expect(runs.some((run) => run.includes('/proc/self/maps') && run.includes('libjemalloc'))).toBe(true);
+  });
+
+  it("caps V8's young generation (semi-spaces of 16 MB) and its old generation (256 MB) for the image's node", () => {
+    expect(runtimeEnv(dockerfile).NODE_OPTIONS?.split(/\s+/)).toEqual(
+      expect.arrayContaining(['--max-semi-space-size=16', '--max-old-space-size=256']),
+    );
   });
 });
 

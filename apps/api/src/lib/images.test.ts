@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import sharp, { type FormatEnum } from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { type ImageBounds, reencodeImage } from './images.js';
+import { configureImageProcessing, type ImageBounds, reencodeImage } from './images.js';
 
 const bounds: ImageBounds = {
   maxInputBytes: 256 * 1024,
@@ -230,5 +230,22 @@ describe('reencodeImage with maxFrames (board images)', () => {
     await expectRefusal(twoFrames, 'IMAGE_TOO_LARGE', { ...animatedBounds, maxInputPixels: 500 });
     expect((await reencodeImage(twoFrames, { ...bounds, maxInputPixels: 500 })).frames).toBe(1);
     await expectRefusal(twoFrames, 'IMAGE_TOO_LARGE', { ...animatedBounds, maxFrames: 1 });
+  });
+});
+
+describe('configureImageProcessing (decision DL20)', () => {
+  it('sets libvips threads per image and its cache, whatever sharp chose from the allocator', () => {
+    const before = { threads: sharp.concurrency(), cache: sharp.cache() };
+    try {
+      configureImageProcessing({ threads: 3, cacheMb: 0 });
+      expect(sharp.concurrency()).toBe(3);
+      expect(sharp.cache()).toMatchObject({ memory: { max: 0 }, files: { max: 0 }, items: { max: 0 } });
+      configureImageProcessing({ threads: 1, cacheMb: 20 });
+      expect(sharp.concurrency()).toBe(1);
+      expect(sharp.cache()).toMatchObject({ memory: { max: 20 }, files: { max: 0 }, items: { max: 100 } });
+    } finally {
+      sharp.concurrency(before.threads);
+      sharp.cache({ memory: before.cache.memory.max, files: before.cache.files.max, items: before.cache.items.max });
+    }
   });
 });

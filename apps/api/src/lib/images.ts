@@ -165,6 +165,26 @@ function tooManyBytes(maxBytes: number): BadRequestError {
   return new BadRequestError('IMAGE_TOO_LARGE', `The image must be at most ${size}.`);
 }
 
+/** How libvips runs in this process: its threads per image and its operation cache (decision DL20). */
+export interface ImageProcessingSettings {
+  /** `IMAGE_THREADS`: libvips threads working on one image. */
+  threads: number;
+  /** `IMAGE_CACHE_MB`: libvips' operation cache; 0 turns it off. */
+  cacheMb: number;
+}
+
+/**
+ * Sets libvips' process-wide settings; the api calls it once as it starts (every call sets both again). sharp's
+ * own defaults depend on the allocator: one thread per image under glibc's malloc, but as many as the machine has
+ * cores once `MALLOC_ARENA_MAX` is set or jemalloc is loaded, each thread with its own arena and buffers; and a
+ * 50 MB cache of operations that uploads, each new bytes, never hit.
+ */
+export function configureImageProcessing({ threads, cacheMb }: ImageProcessingSettings): void {
+  sharp.concurrency(threads);
+  if (cacheMb === 0) sharp.cache(false);
+  else sharp.cache({ memory: cacheMb, files: 0, items: 100 });
+}
+
 let runningDecodes = 0;
 const waitingDecodes: (() => void)[] = [];
 
