@@ -13,6 +13,7 @@ import {
   positiveInt,
   processEnvShape,
   redisUrl,
+  requireDirectUrlBehindPooler,
   requireWholeGroups,
   timeZone,
 } from '@nestegg/config';
@@ -259,7 +260,8 @@ export const envSchema = z
   .superRefine(refuseTestModeInProduction)
   .superRefine(currentKeyIsConfigured)
   .superRefine(metricsOffThePublicPort)
-  .superRefine(oneRedisTopology);
+  .superRefine(oneRedisTopology)
+  .superRefine(requireDirectUrlBehindPooler);
 export type Env = z.output<typeof envSchema>;
 export { InvalidEnvironmentError } from '@nestegg/config';
 

@@ -1,4 +1,4 @@
-import { databaseTimeoutOptions } from '@nestegg/config';
+import { databasePoolerOptions, databaseTimeoutOptions, directDatabaseUrl } from '@nestegg/config';
 import { createDb } from '@nestegg/db';
 import { type Clock, systemClock } from '@nestegg/domain';
 import { activeTracing } from '@nestegg/telemetry';
@@ -32,6 +32,9 @@ export async function openInfrastructure(
     max: options.poolSize ?? env.DATABASE_POOL_SIZE,
     applicationName: options.applicationName ?? 'nestegg-api',
     ...databaseTimeoutOptions(env),
+    // Behind a transaction pooler: unnamed statements, SET LOCAL, LISTEN on PostgreSQL itself (DB13–DB15).
+    ...databasePoolerOptions(env),
+    directUrl: directDatabaseUrl(env),
     ...(tracing ? { tracer: tracing.tracer } : {}),
   });
   // Runtime metrics (event-loop delay, GC, heap) only where they are served: the api, not the command line.
@@ -52,6 +55,7 @@ export async function openInfrastructure(
       env,
       db: database.db,
       sql: database.sql,
+      listener: database.listener,
       redis,
       attempts: redis ? new RedisAttemptStore(redis) : new MemoryAttemptStore(),
       logger,

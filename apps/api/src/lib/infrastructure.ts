@@ -12,6 +12,8 @@ export interface Infrastructure {
   env: Env;
   db: Database;
   sql: postgres.Sql;
+  /** The client to LISTEN on: `sql`, or one on `DATABASE_DIRECT_URL` behind a transaction pooler (decision DB14). */
+  listener: postgres.Sql;
   /** The fast store (one Redis or a cluster); null without REDIS_URL or REDIS_CLUSTER_NODES (sessions then live in Postgres only). */
   redis: RedisClient | null;
   /** Attempt counters for login and gate limits (in Redis; in memory without it). */
