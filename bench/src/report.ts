@@ -236,6 +236,13 @@ function telemetryLine(counts: TelemetryCounts | null): string[] {
   ];
 }
 
+function poolerLine(options: RunOptions): string[] {
+  if (options.pooler === 'none') return [];
+  return [
+    `- PostgreSQL (\`--pooler pgbouncer\`): the api behind a PgBouncer in transaction mode on this machine, started for the run (Debian's \`pgbouncer\`, \`default_pool_size\` ${options.poolSize}), with \`DATABASE_POOLER=transaction\` (unnamed statements, the statement timeout as \`SET LOCAL\`) and its LISTEN on \`DATABASE_DIRECT_URL\`; the baselines stay on PostgreSQL, prepared (decision DB18).`,
+  ];
+}
+
 function redisLine(options: RunOptions): string[] {
   if (options.redis === 'single') return [];
   return [
@@ -261,6 +268,7 @@ function header(report: RunReport): string[] {
     `- Server: one child process hosts the api (\`buildApp\` from source under tsx, NODE_ENV=production, LOG_LEVEL=${options.logLevel} to /dev/null, pool of ${options.poolSize}, load shedding as in production (event-loop delay over 1 s, heap; utilisation off by default since FS2), source-mapped stack traces off as under \`node dist/server.js\`; no setting differs from production) and, on other ports, a bare Fastify route per row doing the same SQL (postgres.js tagged templates, prepared) and Redis calls and answering the same JSON (pool of ${options.poolSize}).`,
     `- Data: ${sizes.join('; ')} (scratch database, seeded with SQL, vacuumed and analysed, then a CHECKPOINT so no write-back of the seed runs during the measurements).`,
     ...redisLine(options),
+    ...poolerLine(options),
     ...telemetryLine(report.telemetry),
   ];
 }
