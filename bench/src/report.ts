@@ -301,6 +301,7 @@ export const FOOTER = [
   'pnpm bench --quick --rows admin.members     # some rows (keys or key prefixes); prints, does not write',
   "pnpm bench --quick --profile auth.profile   # CPU profile of the api and the baseline under one row's load",
   'pnpm bench --quick --rows auth --redis cluster  # the rows on a local 3-primary Redis Cluster; prints',
+  'pnpm bench --quick --rows auth.profile --pooler pgbouncer  # the api behind PgBouncer (transaction mode); prints',
   'pnpm bench --quick --rows auth.profile --telemetry  # tracing (10 % sampled) and /metrics scraped; prints',
   'pnpm bench --quick --telemetry-cost --duration 24  # telemetry off and on side by side (profile, entries rows)',
   '```',
