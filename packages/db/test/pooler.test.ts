@@ -3,7 +3,10 @@
  * front of the test server, pooling each database on 2 server connections, so that clients share them as a
  * deployment's replicas do. What goes wrong without `pooler: 'transaction'`, and that it holds with it.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,40 +51,49 @@ const countOf = (outcomes: string[]) =>
     return counts;
   }, {});
 
-/** 40 statements at once from a pool of 4 connections on the pooler's 2: drizzle's prepared select and a raw select. */
+/**
+ * 200 statements at once from a pool of 8 connections on the pooler's 2: drizzle's prepared select and raw selects of
+ * a few texts.
+ */
 async function burst(handle: DbHandle): Promise<Record<string, number>> {
   const byId = handle.db
     .select({ id: member.id })
     .from(member)
     .where(eq(member.id, sql.placeholder('id')))
     .prepare('member_by_id');
-  const raw = rawSelect<{ n: number }>(handle.db, sql`select ${sql.placeholder('n')}::int as n`);
+  const raws = [1, 2, 3, 4].map((plus) =>
+    rawSelect<{ n: number }>(handle.db, sql`select ${sql.placeholder('n')}::int + ${sql.raw(String(plus))} as n`),
+  );
   const outcomes = await Promise.all(
-    Array.from({ length: 40 }, (_, index) =>
-      settled(index % 2 === 0 ? byId.execute({ id: index }) : raw.execute({ n: index })),
+    Array.from({ length: 200 }, (_, index) =>
+      settled(index % 5 === 0 ? byId.execute({ id: index }) : raws[index % 4]!.execute({ n: index })),
     ),
   );
   return countOf(outcomes);
 }
 
 describe('named prepared statements through PgBouncer 1.18 in transaction mode (DB13)', () => {
-  it('without the setting: statements prepared on one server connection are run on another, and some never settle', async () => {
-    const handle = createDb(pooledUrl, { max: 4 });
-    try {
-      const outcomes = await burst(handle);
-      console.log('prepared statements through PgBouncer, 40 at once:', outcomes);
-      expect(outcomes.ok ?? 0).toBeLessThan(40);
-    } finally {
-      await handle.close(0);
+  it('without the setting: statements prepared on one server connection are run on another; some fail (26000) or never settle', async () => {
+    // How many go wrong depends on timing (on a quiet machine a round of 40 from 4 connections sometimes all
+    // answered): up to three rounds, each on a fresh pool, until one does.
+    const rounds: Array<Record<string, number>> = [];
+    for (let round = 0; round < 3; round++) {
+      const handle = createDb(pooledUrl, { max: 8 });
+      try {
+        rounds.push(await burst(handle));
+      } finally {
+        await handle.close(0);
+      }
+      if ((rounds.at(-1)?.ok ?? 0) < 200) break;
     }
+    console.log('prepared statements through PgBouncer, 200 at once from 8 connections:', rounds);
+    expect(rounds.at(-1)?.ok ?? 0).toBeLessThan(200);
   });
 
-  it('with pooler: transaction every statement is unnamed and all 40 answer', async () => {
-    const handle = createDb(pooledUrl, { max: 4, pooler: 'transaction' });
+  it('with pooler: transaction every statement is unnamed and all 200 answer', async () => {
+    const handle = createDb(pooledUrl, { max: 8, pooler: 'transaction' });
     try {
-      expect(await burst(handle)).toEqual({ ok: 40 });
-      // And one after another, across the pooler's server connections.
-      for (let round = 0; round < 3; round++) expect(await burst(handle)).toEqual({ ok: 40 });
+      for (let round = 0; round < 4; round++) expect(await burst(handle)).toEqual({ ok: 200 });
     } finally {
       await handle.close();
     }
@@ -203,5 +215,25 @@ describe('LISTEN on the direct URL (DB14)', () => {
     } finally {
       await handle.close();
     }
+  });
+});
+
+describe('the migrate command on DATABASE_DIRECT_URL (DB14)', () => {
+  const run = (env: Record<string, string>) =>
+    promisify(execFile)(process.execPath, ['--conditions=@nestegg/source', '--import', 'tsx', 'src/cli/migrate.ts'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+
+  it('migrates PostgreSQL itself when DATABASE_URL is the pooler, and names the variable it read', async () => {
+    const { stdout } = await run({
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/unreachable',
+      DATABASE_DIRECT_URL: directUrl,
+    });
+    expect(stdout).toContain('[db:migrate] migrations applied');
+    await expect(run({ DATABASE_URL: pooledUrl, DATABASE_DIRECT_URL: 'db.internal:5432' })).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('[db:migrate] DATABASE_DIRECT_URL: '),
+    });
   });
 });
