@@ -37,7 +37,7 @@ case "${1:-}" in
     ;;
   dev) exec node infra/local/start.mjs --dev >&"$launcher_stdout" 3>&- ;;
   test)
-    rm -f apps/*/test-results.json packages/*/test-results.json infra/local/test-results.json bench/test-results.json
+    rm -f apps/*/test-results*.json packages/*/test-results*.json infra/local/test-results.json bench/test-results.json
     exec pnpm turbo run test --concurrency=2 --continue
     ;;
   admin)

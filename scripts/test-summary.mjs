@@ -22,13 +22,25 @@ let failed = 0;
 let skipped = 0;
 const problems = [];
 
+// A package's report, and the reports of its further runs (`test-results.<run>.json`: the api's suites behind PgBouncer).
+const reportsOf = (dir) => [
+  join(dir, 'test-results.json'),
+  ...readdirSync(dir)
+    .filter((name) => /^test-results\.[\w-]+\.json$/.test(name))
+    .sort()
+    .map((name) => join(dir, name)),
+];
+
 for (const dir of packagesWithTests) {
   const file = join(dir, 'test-results.json');
   if (!existsSync(file)) {
     failed += 1;
     problems.push(`${dir}: no test report (its test command did not finish)`);
-    continue;
   }
+  for (const report of reportsOf(dir).filter((path) => existsSync(path))) count(report);
+}
+
+function count(file) {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
@@ -42,7 +54,7 @@ for (const dir of packagesWithTests) {
   }
   if (report.success === false && report.numFailedTests === 0 && report.numFailedTestSuites === 0) {
     failed += 1;
-    problems.push(`${dir}: the run reported failure (unhandled error or no test found)`);
+    problems.push(`${file}: the run reported failure (unhandled error or no test found)`);
   }
 }
 

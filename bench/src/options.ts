@@ -6,6 +6,9 @@ export type Mode = 'quick' | 'full';
 /** The api's Redis: the one at `TEST_REDIS_URL`, or a local 3-primary cluster started for the run. */
 export type RedisTopology = 'single' | 'cluster';
 
+/** Between the api's pool and PostgreSQL: nothing, or a PgBouncer in transaction mode started for the run (DB18). */
+export type Pooler = 'none' | 'pgbouncer';
+
 export interface RunOptions {
   mode: Mode;
   load: LoadSettings;
@@ -28,6 +31,7 @@ export interface RunOptions {
   databaseUrl: string;
   redisUrl: string;
   redis: RedisTopology;
+  pooler: Pooler;
 }
 
 export const DEFAULT_REPORT = new URL('../../docs/performance.md', import.meta.url).pathname;
@@ -39,7 +43,7 @@ const PRESETS: Record<Mode, LoadSettings> = {
 
 export const USAGE = `pnpm bench [--quick] [--rows key,prefix] [--connections 16] [--duration s] [--warmup s]
            [--log-level info] [--api-log file] [--pool 10] [--out file] [--profile row-key]
-           [--redis single|cluster]
+           [--redis single|cluster] [--pooler none|pgbouncer]
            [--telemetry] [--telemetry-cost]`;
 
 export function parseRunOptions(argv: string[]): RunOptions {
@@ -57,6 +61,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
       out: { type: 'string' },
       profile: { type: 'string' },
       redis: { type: 'string', default: 'single' },
+      pooler: { type: 'string', default: 'none' },
       telemetry: { type: 'boolean', default: false },
       'telemetry-cost': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -68,6 +73,8 @@ export function parseRunOptions(argv: string[]): RunOptions {
   }
   if (values.redis !== 'single' && values.redis !== 'cluster')
     throw new Error(`--redis is single or cluster, not ${values.redis}`);
+  if (values.pooler !== 'none' && values.pooler !== 'pgbouncer')
+    throw new Error(`--pooler is none or pgbouncer, not ${values.pooler}`);
   const mode: Mode = values.quick ? 'quick' : 'full';
   const preset = PRESETS[mode];
   const rowFilter = values.rows ? values.rows.split(',').map((key) => key.trim()) : null;
@@ -76,6 +83,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
     rowFilter !== null ||
     values.profile !== undefined ||
     values.redis === 'cluster' ||
+    values.pooler === 'pgbouncer' ||
     values.telemetry ||
     values['telemetry-cost'];
   return {
@@ -97,5 +105,6 @@ export function parseRunOptions(argv: string[]): RunOptions {
     databaseUrl: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     redis: values.redis,
+    pooler: values.pooler,
   };
 }

@@ -8,6 +8,11 @@ export interface ChildConfig {
   /** `host:port,…` of the cluster the api and the baselines use instead of `redisUrl` (`--redis cluster`). */
   redisClusterNodes: string | null;
   redisKeyPrefix: string;
+  /**
+   * With `--pooler pgbouncer`: the api's `DATABASE_URL` through the run's PgBouncer (transaction mode), `databaseUrl`
+   * then being its `DATABASE_DIRECT_URL` (the baselines stay on `databaseUrl`); null: the api on `databaseUrl`.
+   */
+  pooledDatabaseUrl: string | null;
   rowKeys: string[];
   size: number;
   logLevel: string;

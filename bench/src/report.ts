@@ -262,6 +262,13 @@ function telemetryLine(counts: TelemetryCounts | null): string[] {
   ];
 }
 
+function poolerLine(options: RunOptions): string[] {
+  if (options.pooler === 'none') return [];
+  return [
+    `- PostgreSQL (\`--pooler pgbouncer\`): the api behind a PgBouncer in transaction mode on this machine, started for the run (Debian's \`pgbouncer\`, \`default_pool_size\` ${options.poolSize}), with \`DATABASE_POOLER=transaction\` (unnamed statements, the statement timeout as \`SET LOCAL\`) and its LISTEN on \`DATABASE_DIRECT_URL\`; the baselines stay on PostgreSQL, prepared (decision DB18).`,
+  ];
+}
+
 function redisLine(options: RunOptions): string[] {
   if (options.redis === 'single') return [];
   return [
@@ -287,6 +294,7 @@ function header(report: RunReport): string[] {
     `- Server: one child process hosts the api (\`buildApp\` from source under tsx, NODE_ENV=production, LOG_LEVEL=${options.logLevel} to /dev/null, pool of ${options.poolSize}, load shedding as in production (event-loop delay over 1 s, heap; utilisation off by default since FS2), source-mapped stack traces off as under \`node dist/server.js\`; no setting differs from production) and, on other ports, a bare Fastify route per row doing the same SQL (postgres.js tagged templates, prepared) and Redis calls and answering the same JSON (pool of ${options.poolSize}).`,
     `- Data: ${sizes.join('; ')} (scratch database, seeded with SQL, vacuumed and analysed, then a CHECKPOINT so no write-back of the seed runs during the measurements).`,
     ...redisLine(options),
+    ...poolerLine(options),
     ...telemetryLine(report.telemetry),
   ];
 }
@@ -319,6 +327,7 @@ export const FOOTER = [
   'pnpm bench --quick --rows admin.members     # some rows (keys or key prefixes); prints, does not write',
   "pnpm bench --quick --profile auth.profile   # CPU profile of the api and the baseline under one row's load",
   'pnpm bench --quick --rows auth --redis cluster  # the rows on a local 3-primary Redis Cluster; prints',
+  'pnpm bench --quick --rows auth.profile --pooler pgbouncer  # the api behind PgBouncer (transaction mode); prints',
   'pnpm bench --quick --rows auth.profile --telemetry  # tracing (10 % sampled) and /metrics scraped; prints',
   'pnpm bench --quick --telemetry-cost --duration 24  # telemetry off and on side by side (profile, entries rows)',
   '```',

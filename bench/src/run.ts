@@ -4,6 +4,7 @@
  * docs/performance-history.md (see `--help`, the file's own "Running it" and report-file.ts).
  */
 
+import { startPgBouncer } from '@nestegg/testing';
 import { startRedisCluster } from '@nestegg/testing/redis-cluster';
 import type { BenchChild } from './child.js';
 import {
@@ -308,6 +309,7 @@ function cleanupOnce(context: RunContext): () => Promise<void> {
         progress(`could not delete Redis keys ${context.redisKeyPrefix}*: ${error}`),
       );
       await context.redisCluster?.stop();
+      await context.pooler?.stop();
     })();
     return done;
   };
@@ -320,6 +322,7 @@ async function main(): Promise<void> {
     scratch: new ScratchDatabases(options.databaseUrl),
     redisKeyPrefix: scratchRedisPrefix(),
     redisCluster: null,
+    pooler: null,
   };
   const cleanup = cleanupOnce(context);
   process.once('SIGINT', () => {
@@ -327,6 +330,11 @@ async function main(): Promise<void> {
     void cleanup().finally(() => process.exit(130));
   });
   try {
+    if (options.pooler === 'pgbouncer') {
+      // As many server connections per database as the api's pool: the pooler adds a hop, not a limit (DB18).
+      context.pooler = await startPgBouncer({ serverUrl: options.databaseUrl, poolSize: options.poolSize });
+      progress(`PgBouncer (transaction mode) on port ${context.pooler.port} in front of the api's database`);
+    }
     if (options.redis === 'cluster') {
       context.redisCluster = await startRedisCluster();
       progress(`Redis Cluster of 3 primaries at ${context.redisCluster.nodes}`);

@@ -109,7 +109,9 @@ async function startApi(config: ChildConfig, redis: RedisTarget): Promise<Fastif
     HOST: '127.0.0.1',
     PORT: '0',
     TRUST_PROXY: 'false',
-    DATABASE_URL: config.databaseUrl,
+    DATABASE_URL: config.pooledDatabaseUrl ?? config.databaseUrl,
+    // Behind the run's PgBouncer (`--pooler pgbouncer`), as a deployment behind one is configured (DB13, DB14).
+    ...(config.pooledDatabaseUrl ? { DATABASE_DIRECT_URL: config.databaseUrl, DATABASE_POOLER: 'transaction' } : {}),
     DATABASE_POOL_SIZE: String(config.poolSize),
     ...redisVariables(redis),
     REDIS_KEY_PREFIX: config.redisKeyPrefix,

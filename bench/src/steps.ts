@@ -1,3 +1,4 @@
+import type { PrivatePgBouncer } from '@nestegg/testing';
 import type { OwnRedisCluster } from '@nestegg/testing/redis-cluster';
 import postgres from 'postgres';
 import { BenchChild } from './child.js';
@@ -58,6 +59,8 @@ export interface RunContext {
   redisKeyPrefix: string;
   /** The run's own cluster with `--redis cluster`; null on the single Redis. */
   redisCluster: OwnRedisCluster | null;
+  /** The run's PgBouncer with `--pooler pgbouncer`; null without. */
+  pooler: PrivatePgBouncer | null;
 }
 
 /** Starts a child for one step's rows on the dataset's database. */
@@ -76,6 +79,7 @@ export function startChild(
       redisUrl: options.redisUrl,
       redisClusterNodes: context.redisCluster?.nodes ?? null,
       redisKeyPrefix: `${context.redisKeyPrefix}${redisSubPrefix}`,
+      pooledDatabaseUrl: context.pooler?.urlFor(databaseUrl) ?? null,
       rowKeys: step.rows.map((row) => row.key),
       size: step.size,
       logLevel: options.logLevel,

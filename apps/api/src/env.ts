@@ -14,6 +14,7 @@ import {
   processEnvShape,
   readPostgresUrl,
   redisUrl,
+  requireDirectUrlBehindPooler,
   requireWholeGroups,
   timeZone,
 } from '@nestegg/config';
@@ -272,7 +273,8 @@ export const envSchema = z
   .superRefine(refuseTestModeInProduction)
   .superRefine(currentKeyIsConfigured)
   .superRefine(metricsOffThePublicPort)
-  .superRefine(oneRedisTopology);
+  .superRefine(oneRedisTopology)
+  .superRefine(requireDirectUrlBehindPooler);
 export type Env = z.output<typeof envSchema>;
 export { InvalidEnvironmentError } from '@nestegg/config';
 

@@ -1,4 +1,4 @@
-import { databaseTimeoutOptions } from '@nestegg/config';
+import { databasePoolerOptions, databaseTimeoutOptions, directDatabaseUrl } from '@nestegg/config';
 import { createDb, type DbHandle, parseReadDatabaseUrl, routedReader } from '@nestegg/db';
 import { type Clock, systemClock } from '@nestegg/domain';
 import { activeTracing } from '@nestegg/telemetry';
@@ -40,6 +40,9 @@ export async function openInfrastructure(
     max: options.poolSize ?? env.DATABASE_POOL_SIZE,
     applicationName: options.applicationName ?? 'nestegg-api',
     ...databaseTimeoutOptions(env),
+    // Behind a transaction pooler: unnamed statements, SET LOCAL, LISTEN on PostgreSQL itself (DB13–DB15).
+    ...databasePoolerOptions(env),
+    directUrl: directDatabaseUrl(env),
     ...(tracing ? { tracer: tracing.tracer } : {}),
   });
   // Runtime metrics (event-loop delay, GC, heap) only where they are served: the api, not the command line.
@@ -66,6 +69,7 @@ export async function openInfrastructure(
         : database.db,
       readReplicas: replicas?.readReplicas ?? null,
       sql: database.sql,
+      listener: database.listener,
       redis,
       attempts: redis ? new RedisAttemptStore(redis) : new MemoryAttemptStore(),
       logger,
@@ -101,6 +105,8 @@ function openReadReplicas(
       max: env.DATABASE_READ_POOL_SIZE,
       applicationName: 'nestegg-api-read',
       ...databaseTimeoutOptions(env),
+      // A replica may sit behind the same kind of pooler as the primary: the setting covers both URLs.
+      ...databasePoolerOptions(env),
       ...(tracing ? { tracer: tracing.tracer } : {}),
     });
     return { name: `${host.host}:${host.port}`, db: handle.db, sql: handle.sql, handle };

@@ -46,10 +46,11 @@ import { PointsService } from './modules/members/points/index.js';
  * same object, so both run the same code the same way.
  */
 export function createServices(infrastructure: Infrastructure) {
-  const { env, db, reader, sql, redis, attempts, logger, clock, metrics } = infrastructure;
+  const { env, db, reader, sql, listener, redis, attempts, logger, clock, metrics } = infrastructure;
   const sessions = new SessionStore({
     db,
     sql,
+    listener,
     redis,
     logger,
     clock,

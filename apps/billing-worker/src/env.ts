@@ -8,6 +8,7 @@ import {
   port,
   positiveInt,
   processEnvShape,
+  requireDirectUrlBehindPooler,
   requireWholeGroups,
   timeZone,
 } from '@nestegg/config';
@@ -68,7 +69,8 @@ const shape = {
 export const envSchema = z
   .object(shape)
   .superRefine(requireWholeGroups([storeGroup, appStoreGroup]))
-  .superRefine(refuseTestModeInProduction);
+  .superRefine(refuseTestModeInProduction)
+  .superRefine(requireDirectUrlBehindPooler);
 export type WorkerEnv = z.output<typeof envSchema>;
 
 const keys = Object.keys(shape);

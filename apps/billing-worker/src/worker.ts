@@ -1,4 +1,4 @@
-import { databaseTimeoutOptions } from '@nestegg/config';
+import { databasePoolerOptions, databaseTimeoutOptions, directDatabaseUrl } from '@nestegg/config';
 import { createDb, type Database, openJobEngineDatabase } from '@nestegg/db';
 import { JOB_SCHEMA } from '@nestegg/db/migrate';
 import { type Clock, systemClock } from '@nestegg/domain';
@@ -91,10 +91,14 @@ export async function startWorker(env: WorkerEnv, logger: Logger, options: Worke
     max: env.DATABASE_POOL_SIZE,
     applicationName: 'nestegg-billing-worker',
     ...databaseTimeoutOptions(env),
+    // Behind a transaction pooler: unnamed statements, SET LOCAL, the inbox's LISTEN on PostgreSQL itself (DB13–DB15).
+    ...databasePoolerOptions(env),
+    directUrl: directDatabaseUrl(env),
     ...(tracing ? { tracer: tracing.tracer } : {}),
   });
-  // The job engine's own pool on the same URL and driver, so it follows a failover as the app's pool does (FO33).
-  const jobs = openJobEngineDatabase(env.DATABASE_URL, {
+  // The job engine's own pool on the same driver, so it follows a failover as the app's pool does (FO33), on
+  // PostgreSQL itself: its LISTEN and its locked plans need a session a transaction pooler does not keep (DB14).
+  const jobs = openJobEngineDatabase(directDatabaseUrl(env), {
     max: env.JOBS_POOL_SIZE,
     applicationName: 'nestegg-billing-worker-jobs',
     ...databaseTimeoutOptions(env),
@@ -121,6 +125,7 @@ export async function startWorker(env: WorkerEnv, logger: Logger, options: Worke
   const inbox = new StoreInbox({
     db: database.db,
     sql: database.sql,
+    listener: database.listener,
     boss,
     sync,
     appStore,

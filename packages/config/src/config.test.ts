@@ -5,12 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   cronExpression,
+  databaseEnvShape,
+  databasePoolerOptions,
+  directDatabaseUrl,
   httpUrl,
   InvalidEnvironmentError,
   isCronExpression,
   loadEnvironment,
   postgresUrl,
   redisUrl,
+  requireDirectUrlBehindPooler,
   requireWholeGroups,
   timeZone,
 } from './index.js';
@@ -84,6 +88,26 @@ describe('environment loading', () => {
     ]);
     const refined = z.object({ REDIS_URL: redisUrl, PUBLIC_URL: httpUrl });
     expect(refined.safeParse({ REDIS_URL: 'redis//x', PUBLIC_URL: 'example.com' }).success).toBe(false);
+  });
+
+  it('behind a transaction pooler requires DATABASE_DIRECT_URL, and otherwise defaults it to DATABASE_URL (DB13, DB14)', () => {
+    const pooled = z.object(databaseEnvShape(10)).superRefine(requireDirectUrlBehindPooler);
+    const keys = Object.keys(databaseEnvShape(10));
+    const loadPooled = (source: Record<string, string>) => loadEnvironment(pooled, keys, source);
+    const pooler = 'postgres://u@pgbouncer:6432/db';
+    const direct = 'postgres://u@db1:5432,db2:5432/db';
+    const plain = loadPooled({ DATABASE_URL: pooler });
+    expect(plain.DATABASE_POOLER).toBe('none');
+    expect(directDatabaseUrl(plain)).toBe(pooler);
+    expect(databasePoolerOptions(plain)).toEqual({});
+    expect(() => loadPooled({ DATABASE_URL: pooler, DATABASE_POOLER: 'transaction' })).toThrow(
+      /DATABASE_DIRECT_URL: required when DATABASE_POOLER=transaction/,
+    );
+    const behind = loadPooled({ DATABASE_URL: pooler, DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: direct });
+    expect(directDatabaseUrl(behind)).toBe(direct);
+    expect(databasePoolerOptions(behind)).toEqual({ pooler: 'transaction' });
+    expect(() => loadPooled({ DATABASE_URL: pooler, DATABASE_POOLER: 'session' })).toThrow(/DATABASE_POOLER/);
+    expect(() => loadPooled({ DATABASE_URL: pooler, DATABASE_DIRECT_URL: 'db:5432' })).toThrow(/DATABASE_DIRECT_URL/);
   });
 
   it('checks cron expressions field by field', () => {

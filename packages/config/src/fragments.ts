@@ -7,11 +7,57 @@ export const processEnvShape = {
   LOG_LEVEL: logLevel,
 };
 
-/** The PostgreSQL connection and the size of this process's pool. */
+/**
+ * What sits between the apps' pools and PostgreSQL (decision DB13): `none` (PostgreSQL itself, or a pooler in session
+ * mode) or `transaction` (PgBouncer or another pooler in transaction mode: no named prepared statements, no session
+ * settings, LISTEN and the job engine on `DATABASE_DIRECT_URL`).
+ */
+export const databasePooler = z.enum(['none', 'transaction']).default('none');
+export type DatabasePooler = z.output<typeof databasePooler>;
+
+/**
+ * The PostgreSQL connection and the size of this process's pool. `DATABASE_URL` is what the pool uses (a pooler's
+ * address, when there is one); `DATABASE_DIRECT_URL` reaches PostgreSQL itself, for what a transaction pooler
+ * cannot carry: LISTEN, the job engine, the migrations (decision DB14). Unset, it is `DATABASE_URL`.
+ */
 export const databaseEnvShape = (defaultPoolSize: number) => ({
   DATABASE_URL: postgresUrl,
+  DATABASE_DIRECT_URL: postgresUrl.optional(),
+  DATABASE_POOLER: databasePooler,
   DATABASE_POOL_SIZE: positiveInt(defaultPoolSize, 100),
 });
+
+interface DatabaseConnectionEnv {
+  DATABASE_URL: string;
+  DATABASE_DIRECT_URL?: string | undefined;
+  DATABASE_POOLER: DatabasePooler;
+}
+
+/**
+ * Behind a transaction pooler a direct URL is required (decision DB14): without one, LISTEN and the job engine would
+ * go through the pooler, which hands their session's server connection to other clients between transactions
+ * (notifications lost, pg-boss's locked plans split). A refinement of each app's schema.
+ */
+export function requireDirectUrlBehindPooler(env: DatabaseConnectionEnv, context: z.RefinementCtx): void {
+  if (env.DATABASE_POOLER === 'transaction' && !env.DATABASE_DIRECT_URL) {
+    context.addIssue({
+      code: 'custom',
+      path: ['DATABASE_DIRECT_URL'],
+      message:
+        'required when DATABASE_POOLER=transaction: the URL of PostgreSQL itself, for LISTEN, the job engine and the migrations',
+    });
+  }
+}
+
+/** Where what needs a session of its own connects (LISTEN, the job engine, the migrations): PostgreSQL itself. */
+export function directDatabaseUrl(env: Pick<DatabaseConnectionEnv, 'DATABASE_URL' | 'DATABASE_DIRECT_URL'>): string {
+  return env.DATABASE_DIRECT_URL ?? env.DATABASE_URL;
+}
+
+/** The pool's `createDb` options the pooler asks for (decisions DB13, DB15): unnamed statements, no session settings. */
+export function databasePoolerOptions(env: Pick<DatabaseConnectionEnv, 'DATABASE_POOLER'>) {
+  return env.DATABASE_POOLER === 'transaction' ? { pooler: 'transaction' as const } : {};
+}
 
 /** Defaults of the connection timeouts below (each app picks its own; decision FO1). */
 export interface DatabaseTimeoutDefaults {

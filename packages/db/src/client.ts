@@ -30,8 +30,19 @@ export interface CreateDbOptions {
   applicationName?: string;
   /** Log every query through drizzle's default logger. */
   logQueries?: boolean;
-  /** Prepared statements (default true; turn off behind a transaction-mode pooler). */
+  /** Prepared statements (default true; `pooler: 'transaction'` turns them off). */
   prepare?: boolean;
+  /**
+   * `transaction`: the pool's URL is a pooler in transaction mode (PgBouncer), which hands a server connection to
+   * another client after each transaction (decisions DB13, DB15): statements are unnamed (no `prepare`), and the
+   * statement timeout is set with `SET LOCAL` in each transaction instead of as a connection parameter, which the
+   * pooler refuses and which would outlive the client's use of the server connection.
+   */
+  pooler?: 'none' | 'transaction';
+  /**
+   * PostgreSQL itself, for LISTEN (`DbHandle.listener`) when `url` is a pooler's (decision DB14); default: `url`.
+   */
+  directUrl?: string;
   /**
    * Seconds a connection lives before it is replaced; each connection draws its own lifetime between this
    * and twice this, so connections opened together are not replaced together (default: 30–60 min).
@@ -60,8 +71,13 @@ export interface CreateDbOptions {
 
 export interface DbHandle {
   db: Database;
-  /** The underlying postgres.js client (for raw SQL, LISTEN, health checks). */
+  /** The underlying postgres.js client (for raw SQL, NOTIFY, health checks). */
   sql: postgres.Sql;
+  /**
+   * The client to LISTEN on: `sql` itself, or with `directUrl` a client of its own on PostgreSQL, whose only
+   * connection is the one `listen` opens (a transaction pooler cannot hold a LISTEN, decision DB14).
+   */
+  listener: postgres.Sql;
   /** Closes the pool, waiting at most `timeoutSeconds` (default 5) for running queries. */
   close: (timeoutSeconds?: number) => Promise<void>;
   /** What bounds the wait for a connection (with `acquireTimeoutMs`): its use and waits, for metrics. */
@@ -80,14 +96,21 @@ type Callback = (client: unknown) => unknown;
  * every transaction begun while it is active, and an auto-commit write is run in a transaction of its own
  * so that the hook commits with it.
  */
-function driverClient<T extends object>(client: T, prepare: boolean, root: boolean, tracer?: Tracer): T {
+function driverClient<T extends object>(
+  client: T,
+  prepare: boolean,
+  root: boolean,
+  tracer?: Tracer,
+  transactionSetup?: string,
+): T {
   return new Proxy(client, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
       if (property === 'unsafe') {
         return (query: string, params?: unknown[], options?: object) => {
-          const queryOptions = prepare ? { ...options, prepare: true } : options;
+          // Behind a transaction pooler every statement is unnamed, even one that asks to be prepared (`rawSelect`).
+          const queryOptions = { ...options, prepare };
           const hook = root ? activeCommitHook() : undefined;
           const create = () =>
             hook && mayWrite(query)
@@ -102,12 +125,16 @@ function driverClient<T extends object>(client: T, prepare: boolean, root: boole
         return (...args: unknown[]) => {
           const callback = args.pop() as Callback;
           const hook = root && property === 'begin' ? activeCommitHook() : undefined;
+          const setup = root && property === 'begin' ? transactionSetup : undefined;
           const wrap = (inner: object) => driverClient(inner, prepare, false, tracer);
-          if (!hook) return value.call(target, ...args, (inner: object) => callback(wrap(inner)));
+          if (!hook && !setup) return value.call(target, ...args, (inner: object) => callback(wrap(inner)));
           return value.call(target, ...args, async (inner: postgres.TransactionSql) => {
+            // The transaction's own settings first, sent ahead of the callback's statements on the same connection
+            // (no round trip of its own); a failure fails the transaction.
+            const settings = setup ? inner.unsafe(setup) : undefined;
             const returned = callback(wrap(inner));
-            const result = await (Array.isArray(returned) ? Promise.all(returned) : returned);
-            await hook.beforeCommit(inner);
+            const [result] = await Promise.all([Array.isArray(returned) ? Promise.all(returned) : returned, settings]);
+            await hook?.beforeCommit(inner);
             return result;
           });
         };
@@ -153,31 +180,60 @@ function withoutSessionAttrs(url: string): string {
  * `DatabaseUrlError` for a URL it cannot use.
  */
 export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
+  const behindPooler = options.pooler === 'transaction';
+  const prepare = behindPooler ? false : (options.prepare ?? true);
+  const statementTimeoutMs = options.statementTimeoutMs ? Math.trunc(options.statementTimeoutMs) : undefined;
+  const connectionOptions = {
+    idle_timeout: options.idleTimeout ?? 30,
+    connect_timeout: options.connectTimeout ?? 10,
+    onnotice: () => {},
+    ...(options.maxLifetime ? { max_lifetime: lifetimeBetween(options.maxLifetime) } : {}),
+    ...(options.reconnectBackoffMaxSeconds ? { backoff: cappedBackoff(options.reconnectBackoffMaxSeconds) } : {}),
+  };
+  const applicationName = options.applicationName ? { application_name: options.applicationName } : {};
   // One host of the list, whatever it is: the URL's attributes are the caller's to apply (postgres.js knows no `any`).
   const sql = postgres(options.onlyHost ? withoutSessionAttrs(url) : url, {
     // Host arrays: postgres.js takes them (its types say one host).
     ...((options.onlyHost
       ? { host: [options.onlyHost.host], port: [options.onlyHost.port] }
       : driverHostOptions(url)) as object),
+    ...connectionOptions,
     max: options.max ?? 10,
-    idle_timeout: options.idleTimeout ?? 30,
-    connect_timeout: options.connectTimeout ?? 10,
-    prepare: options.prepare ?? true,
-    onnotice: () => {},
-    ...(options.maxLifetime ? { max_lifetime: lifetimeBetween(options.maxLifetime) } : {}),
-    ...(options.reconnectBackoffMaxSeconds ? { backoff: cappedBackoff(options.reconnectBackoffMaxSeconds) } : {}),
+    prepare,
     connection: {
-      ...(options.applicationName ? { application_name: options.applicationName } : {}),
-      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      ...applicationName,
+      // A connection parameter lives as long as the server connection: behind a transaction pooler, SET LOCAL instead.
+      ...(statementTimeoutMs && !behindPooler ? { statement_timeout: statementTimeoutMs } : {}),
     },
   });
+  const transactionSetup =
+    statementTimeoutMs && behindPooler ? `set local statement_timeout = ${statementTimeoutMs}` : undefined;
+  // LISTEN's connection of its own, on PostgreSQL itself: with the session's settings, as the pool's are not.
+  const listener =
+    options.directUrl && options.directUrl !== url
+      ? postgres(options.directUrl, {
+          ...(driverHostOptions(options.directUrl) as object),
+          ...connectionOptions,
+          max: 1,
+          connection: {
+            ...applicationName,
+            ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+          },
+        })
+      : sql;
   const gate = options.acquireTimeoutMs ? new ConnectionGate(options.max ?? 10, options.acquireTimeoutMs) : null;
-  const client = driverClient(sql, options.prepare ?? true, true, options.tracer);
+  const client = driverClient(sql, prepare, true, options.tracer, transactionSetup);
   const db = drizzle(gate ? gatedClient(client, gate) : client, { schema, logger: options.logQueries ?? false });
   return {
     db,
     sql,
+    listener,
     gate,
-    close: (timeoutSeconds = 5) => sql.end({ timeout: timeoutSeconds }),
+    close: async (timeoutSeconds = 5) => {
+      await Promise.all([
+        sql.end({ timeout: timeoutSeconds }),
+        listener === sql ? undefined : listener.end({ timeout: timeoutSeconds }),
+      ]);
+    },
   };
 }

@@ -50,8 +50,24 @@ export function useTestRedis(topology: RedisTopology = 'single'): Lazy<TestRedis
   return holder.ref;
 }
 
+/**
+ * How an app of this run reaches a test database: directly, or with the run's PgBouncer (`pgbouncer: true` in the
+ * config, decision DB17) through the pooler, the database itself as the direct URL.
+ */
+export function databaseUrlsFor(url: string): Pick<AppFixtureContext, 'databaseUrl' | 'directDatabaseUrl'> {
+  const pgbouncerPort = inject('pgbouncerPort');
+  if (!pgbouncerPort) return { databaseUrl: url };
+  const pooled = new URL(url);
+  pooled.hostname = '127.0.0.1';
+  pooled.port = String(pgbouncerPort);
+  return { databaseUrl: pooled.toString(), directDatabaseUrl: url };
+}
+
 export interface AppFixtureContext {
+  /** The app's `DATABASE_URL`: this file's database, through the run's PgBouncer when there is one. */
   databaseUrl: string;
+  /** Set when `databaseUrl` is a transaction pooler's: the same database on the server (`DATABASE_DIRECT_URL`). */
+  directDatabaseUrl?: string;
   redisUrl: string;
   redisKeyPrefix: string;
   /** Set (and `redisUrl` empty) when the app runs on the run's Redis Cluster. */
@@ -72,7 +88,7 @@ export function useApp<App extends { close(): Promise<unknown> }>(
   let app: App | undefined;
   beforeAll(async () => {
     app = await factory({
-      databaseUrl: database.current.url,
+      ...databaseUrlsFor(database.current.url),
       redisUrl: redis.current.url,
       redisKeyPrefix: redis.current.keyPrefix,
       ...(redis.current.clusterNodes ? { redisClusterNodes: redis.current.clusterNodes } : {}),

@@ -2,6 +2,7 @@ export * from './env.js';
 export * from './fake-server.js';
 export * from './fixtures.js';
 export * from './otlp-receiver.js';
+export * from './pgbouncer.js';
 export * from './ports.js';
 export * from './postgres.js';
 export * from './private-postgres.js';

@@ -48,6 +48,15 @@ describe('the closing line of the test run', () => {
     expect((await summary()).at(-1)).toBe('5 passed, 0 failed, 2 skipped');
   });
 
+  it('adds a package’s further runs (test-results.<run>.json: the api behind PgBouncer)', async () => {
+    await project('apps/api', passing(3));
+    await writeFile(
+      join(workspace, 'apps/api', 'test-results.pooler.json'),
+      JSON.stringify({ ...passing(2), numFailedTests: 1 }),
+    );
+    expect((await summary()).at(-1)).toBe('5 passed, 1 failed, 2 skipped');
+  });
+
   it('counts a test file that failed in its set-up, outside any test', async () => {
     await project('apps/api', {
       ...passing(3),

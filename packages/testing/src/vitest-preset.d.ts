@@ -5,4 +5,6 @@ export type TestOptions = NonNullable<ViteUserConfig['test']>;
 
 export declare function testConfig(test?: TestOptions): ViteUserConfig;
 
-export declare function integrationTestConfig(options?: TestOptions & { redisCluster?: boolean }): ViteUserConfig;
+export declare function integrationTestConfig(
+  options?: TestOptions & { redisCluster?: boolean; pgbouncer?: boolean },
+): ViteUserConfig;

@@ -39,14 +39,16 @@ export function testConfig(test = {}) {
  * resolve to their sources in the global setup too, the migrated template database is prepared once per run,
  * and each test file runs in its own process.
  * With `redisCluster: true`, a local 3-primary Redis Cluster is started once per run as well (tests reach it
- * through `createTestRedis({ cluster: true })`).
- * @param {import('./vitest-preset').TestOptions & { redisCluster?: boolean }} [options]
+ * through `createTestRedis({ cluster: true })`). With `pgbouncer: true`, a PgBouncer in transaction mode in front of
+ * the test server (the apps' test helpers then run their apps through it, decision DB17).
+ * @param {import('./vitest-preset').TestOptions & { redisCluster?: boolean, pgbouncer?: boolean }} [options]
  */
-export function integrationTestConfig({ redisCluster = false, ...test } = {}) {
+export function integrationTestConfig({ redisCluster = false, pgbouncer = false, ...test } = {}) {
   const config = testConfig({
     globalSetup: [
       new URL('./global-setup.ts', import.meta.url).pathname,
       ...(redisCluster ? [new URL('./global-setup-redis-cluster.ts', import.meta.url).pathname] : []),
+      ...(pgbouncer ? [new URL('./global-setup-pgbouncer.ts', import.meta.url).pathname] : []),
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

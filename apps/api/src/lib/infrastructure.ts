@@ -20,6 +20,8 @@ export interface Infrastructure {
   /** The read replicas of `DATABASE_READ_URL` and the choice among them; null without it. */
   readReplicas: ReadReplicas | null;
   sql: postgres.Sql;
+  /** The client to LISTEN on: `sql`, or one on `DATABASE_DIRECT_URL` behind a transaction pooler (decision DB14). */
+  listener: postgres.Sql;
   /** The fast store (one Redis or a cluster); null without REDIS_URL or REDIS_CLUSTER_NODES (sessions then live in Postgres only). */
   redis: RedisClient | null;
   /** Attempt counters for login and gate limits (in Redis; in memory without it). */

@@ -12,6 +12,10 @@ export function testEnvironment(
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     DATABASE_URL: context.databaseUrl,
+    // Through the run's PgBouncer (decision DB17): the pool on the pooler, LISTEN and the rest on the server.
+    ...(context.directDatabaseUrl
+      ? { DATABASE_DIRECT_URL: context.directDatabaseUrl, DATABASE_POOLER: 'transaction' }
+      : {}),
     REDIS_URL: context.redisUrl,
     REDIS_CLUSTER_NODES: context.redisClusterNodes,
     REDIS_KEY_PREFIX: context.redisKeyPrefix,

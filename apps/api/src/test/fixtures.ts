@@ -1,6 +1,7 @@
 import {
   createDatabaseFromTemplate,
   createTestRedis,
+  databaseUrlsFor,
   type RedisTopology,
   type TestDatabase,
   type TestRedis,
@@ -70,7 +71,7 @@ export function apiTest(
     app: [
       async ({ testDatabase, testRedis }, use) => {
         const context = {
-          databaseUrl: testDatabase.url,
+          ...databaseUrlsFor(testDatabase.url),
           redisUrl: testRedis.url,
           redisKeyPrefix: testRedis.keyPrefix,
           ...(testRedis.clusterNodes ? { redisClusterNodes: testRedis.clusterNodes } : {}),

@@ -16,6 +16,7 @@ import {
   storeInInbox,
 } from '@nestegg/membership';
 import type { FakeAppStore, FakeGooglePlay } from '@nestegg/membership/testing';
+import { databaseUrlsFor } from '@nestegg/testing';
 import { eq, inArray } from 'drizzle-orm';
 import { pino } from 'pino';
 import { loadEnv } from '../env.js';
@@ -30,8 +31,12 @@ export const DAY = 86_400_000;
 export const silent = pino({ level: process.env.WORKER_TEST_LOG ?? 'silent' });
 
 export function workerEnv(databaseUrl: string, store: FakeGooglePlay | null, overrides: Record<string, string> = {}) {
+  // In the pooled run (`vitest.pooler.config.ts`, decision DB17): the pool through the run's PgBouncer, the job engine
+  // and the inbox's LISTEN on the database itself.
+  const { databaseUrl: poolUrl, directDatabaseUrl } = databaseUrlsFor(databaseUrl);
   return loadEnv({
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: poolUrl,
+    ...(directDatabaseUrl ? { DATABASE_DIRECT_URL: directDatabaseUrl, DATABASE_POOLER: 'transaction' } : {}),
     DATABASE_POOL_SIZE: '3',
     JOBS_POOL_SIZE: '3',
     BILLING_PRODUCTS: PRODUCTS,

@@ -30,8 +30,10 @@ interface NotificationJob {
 
 export interface StoreInboxDeps {
   db: Database;
-  /** postgres.js client: the dispatch transaction (pg-boss writes its jobs through it) and LISTEN. */
+  /** postgres.js client: the dispatch transaction (pg-boss writes its jobs through it). */
   sql: postgres.Sql;
+  /** For LISTEN: on PostgreSQL itself behind a transaction pooler (decision DB14); default `sql`. */
+  listener?: postgres.Sql;
   boss: PgBoss;
   sync: MembershipSync;
   /** The App Store's notifications share the inbox (decision BL26). */
@@ -98,7 +100,7 @@ export class StoreInbox {
         );
       },
     );
-    const listening = await this.deps.sql.listen(
+    const listening = await (this.deps.listener ?? this.deps.sql).listen(
       STORE_INBOX_CHANNEL,
       (payload) => {
         this.remember(payload);

@@ -28,8 +28,10 @@ interface CachedSession extends SessionMember {
 
 export interface SessionStoreDeps {
   db: Database;
-  /** For LISTEN/NOTIFY between api instances (see `forgetCached`). */
+  /** For NOTIFY between api instances (see `forgetCached`). */
   sql: postgres.Sql;
+  /** For LISTEN: on PostgreSQL itself behind a transaction pooler (decision DB14); default `sql`. */
+  listener?: postgres.Sql;
   redis: RedisClient | null;
   logger: FastifyBaseLogger;
   clock: Clock;
@@ -211,7 +213,11 @@ export class SessionStore {
       };
       // Called again each time the driver listens anew (its connection closed: a restart, a failover to a standby,
       // decision FO33): a distrust told meanwhile was not heard, so distrust until a drain reads the outbox.
-      const listening = await this.deps.sql.listen(DISTRUST_CHANNEL, distrustAndDrain, distrustAndDrain);
+      const listening = await (this.deps.listener ?? this.deps.sql).listen(
+        DISTRUST_CHANNEL,
+        distrustAndDrain,
+        distrustAndDrain,
+      );
       this.unlisten = listening.unlisten;
     }
     this.drainTimer = setInterval(() => void this.drain(), DRAIN_INTERVAL_MS);
