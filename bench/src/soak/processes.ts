@@ -170,12 +170,19 @@ export function stopInstance(instance: Instance): Promise<void> {
   });
 }
 
-/** Resident set size from `/proc/<pid>/status` (VmRSS), in bytes; undefined once the process is gone. */
-export async function residentBytes(pid: number): Promise<number | undefined> {
+/**
+ * Resident set size from `/proc/<pid>/status`, in bytes: `VmRSS` and its anonymous part (`RssAnon`: heap and
+ * native allocations, not the mapped files the kernel may drop); undefined once the process is gone.
+ */
+export async function residentBytes(pid: number): Promise<{ rss: number; anon?: number } | undefined> {
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const kib = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
-    return kib === undefined ? undefined : Number(kib) * 1024;
+    const field = (name: string) => {
+      const kib = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1];
+      return kib === undefined ? undefined : Number(kib) * 1024;
+    };
+    const rss = field('VmRSS');
+    return rss === undefined ? undefined : { rss, anon: field('RssAnon') };
   } catch {
     return undefined;
   }

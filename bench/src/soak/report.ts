@@ -20,6 +20,8 @@ export interface FaultWindow {
 export interface MemorySample {
   at: number;
   rss?: number;
+  /** RssAnon: the part of the RSS that is not mapped files. */
+  anon?: number;
   heap?: number;
   cpu?: number;
 }
@@ -92,7 +94,7 @@ const since = (result: SoakResult, at: number) => {
 
 export interface Flatness {
   series: SeriesOf;
-  metric: 'rss' | 'heap';
+  metric: 'rss' | 'anon' | 'heap';
   middle: number;
   last: number;
   change: number;
@@ -101,7 +103,7 @@ export interface Flatness {
 }
 
 /** Last third's median within 10 % of the middle third's, over the instance's own samples. */
-export function flatness(series: SeriesOf, metric: 'rss' | 'heap'): Flatness | undefined {
+export function flatness(series: SeriesOf, metric: Flatness['metric']): Flatness | undefined {
   const values = series.samples.map((sample) => sample[metric]).filter((value): value is number => value !== undefined);
   if (values.length < 6) return undefined;
   const third = Math.floor(values.length / 3);
@@ -119,6 +121,7 @@ export function renderReport(result: SoakResult): string {
   const outsideFiveXx = outside.filter((answer) => answer.status >= 500 || answer.status === 0);
   const rssFlat = result.series.map((series) => flatness(series, 'rss'));
   const heapFlat = result.series.map((series) => flatness(series, 'heap'));
+  const anonFlat = result.series.map((series) => flatness(series, 'anon'));
   const judged = rssFlat.filter((flat): flat is Flatness => flat !== undefined && flat.series.generation === 1);
   const memoryOk = judged.every((flat) => flat.flat);
   const writesOk =
@@ -140,7 +143,7 @@ export function renderReport(result: SoakResult): string {
     '',
     '| Criterion | Verdict | Measured |',
     '|---|---|---|',
-    `| Memory flat (each process's RSS: the last third's median within 10 % of the middle third's) | ${memoryOk ? 'pass' : 'FAIL'} | ${judged.map((flat) => `${flat.series.name} ${signed(flat.change)}`).join(', ')} |`,
+    `| Memory flat (each process's RSS: the last third's median within 10 % of the middle third's) | ${memoryOk ? 'pass' : judged.every((flat) => flat.change <= 0.1) ? 'FAIL (fell, none grew)' : 'FAIL'} | ${judged.map((flat) => `${flat.series.name}${flat.series.killed ? ' (until killed)' : ''} ${signed(flat.change)}`).join(', ')} |`,
     `| 5xx only inside fault windows | ${outsideFiveXx.length === 0 ? 'pass' : 'FAIL'} | ${outsideFiveXx.length} 5xx or unanswered outside, ${inside.filter((answer) => answer.status >= 500 || answer.status === 0).length} inside |`,
     `| Every acknowledged write present exactly once | ${writesOk ? 'pass' : 'FAIL'} | entries: ${result.writes.acknowledged} acknowledged, ${result.writes.lost.length} lost, ${result.writes.doubled.length} doubled; board: ${result.writes.boardAcknowledged} acknowledged, ${result.writes.boardLost.length} lost, ${result.writes.boardDoubled.length} doubled |`,
     `| No process exits by itself | ${result.unexpectedExits.length === 0 ? 'pass' : 'FAIL'} | ${result.unexpectedExits.length === 0 ? 'none' : result.unexpectedExits.join('; ')} |`,
@@ -235,15 +238,20 @@ export function renderReport(result: SoakResult): string {
     '',
     'Per process instance: samples every 10 s; medians of the middle and last thirds of its own samples.',
     '',
-    '| Process | pid | Samples | RSS first (MB) | RSS middle third (MB) | RSS last third (MB) | Change | Heap middle third (MB) | Heap last third (MB) | Heap change | Flat (RSS) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| Process | pid | Samples | RSS first (MB) | RSS middle third (MB) | RSS last third (MB) | Change | Anonymous RSS middle → last (MB) | Heap used middle → last (MB) | Flat (RSS) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   );
   result.series.forEach((series, index) => {
     const rss = rssFlat[index];
     const heap = heapFlat[index];
+    const anon = anonFlat[index];
+    const verdict =
+      rss === undefined
+        ? 'too few samples'
+        : `${rss.flat ? 'yes' : rss.change > 0 ? '**no: grew**' : '**no: fell**'}${series.generation > 1 ? ` (not judged: ${Math.round((series.endedAt - series.startedAt) / 60_000)} min of life)` : ''}`;
     const label = `${series.name}${series.generation > 1 ? ` (restarted, #${series.generation})` : ''}${series.killed ? ' (killed)' : ''}`;
     push(
-      `| ${label} | ${series.pid} | ${series.samples.length} | ${mb(series.samples[0]?.rss)} | ${mb(rss?.middle)} | ${mb(rss?.last)} | ${rss ? signed(rss.change) : '–'} | ${mb(heap?.middle)} | ${mb(heap?.last)} | ${heap ? signed(heap.change) : '–'} | ${rss === undefined ? 'too few samples' : series.generation > 1 ? `${rss.flat ? 'yes' : 'no'} (not judged: ${Math.round((series.endedAt - series.startedAt) / 60_000)} min of life)` : rss.flat ? 'yes' : '**no**'} |`,
+      `| ${label} | ${series.pid} | ${series.samples.length} | ${mb(series.samples[0]?.rss)} | ${mb(rss?.middle)} | ${mb(rss?.last)} | ${rss ? signed(rss.change) : '–'} | ${anon ? `${mb(anon.middle)} → ${mb(anon.last)} (${signed(anon.change)})` : '–'} | ${heap ? `${mb(heap.middle)} → ${mb(heap.last)} (${signed(heap.change)})` : '–'} | ${verdict} |`,
     );
   });
   push('', 'RSS over time (MB, one sample a minute; the restarted replica from its restart):', '');

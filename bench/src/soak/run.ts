@@ -147,13 +147,13 @@ async function soak(redisServer: OwnRedisServer): Promise<SoakResult> {
           seriesByPid.set(instance.pid, series);
         }
         const at = Date.now();
-        const [rss, heap, cpu] = await Promise.all([
+        const [resident, heap, cpu] = await Promise.all([
           residentBytes(instance.pid),
           heapUsedBytes(instance),
           cpuSeconds(instance.pid),
         ]);
-        if (rss === undefined) return;
-        const sample: MemorySample = { at, rss, heap, cpu };
+        if (resident === undefined) return;
+        const sample: MemorySample = { at, rss: resident.rss, anon: resident.anon, heap, cpu };
         series.samples.push(sample);
         series.endedAt = at;
       }),
@@ -262,6 +262,7 @@ async function soak(redisServer: OwnRedisServer): Promise<SoakResult> {
   const windows: FaultWindow[] = [];
   const failoverDetail: string[] = [];
   const notes: string[] = [];
+  let failover: { stoppedAt: number; promotedAt: number } | undefined;
   const at = (fraction: number) => sleep(Math.max(0, loadStartedAt + loadMs * fraction - Date.now()));
 
   // (a) PostgreSQL failover.
@@ -279,14 +280,7 @@ async function soak(redisServer: OwnRedisServer): Promise<SoakResult> {
     const recovered = await readyAgain(slots, start, true);
     const window = closeWindow({ name: 'a', what: '(a) PostgreSQL failover', start, steps, recovered });
     windows.push(window);
-    const firstWrite = new Map<string, number>();
-    for (const answer of balancer.answers) {
-      if (answer.kind !== 'entry.create' || answer.status !== 201 || answer.began < promotedAt) continue;
-      if (!firstWrite.has(answer.replica)) firstWrite.set(answer.replica, answer.answered - promotedAt);
-    }
-    failoverDetail.push(
-      `(a): first acknowledged entry write sent after the promotion, per replica: ${[...firstWrite].map(([name, after]) => `${name} ${after} ms after \`pg_ctl promote\` returned`).join(', ') || 'none yet when the window closed'}.`,
-    );
+    failover = { stoppedAt: steps[0]!.at, promotedAt };
     log(`fault (a) recovered: ${JSON.stringify(recovered)}`);
   }
 
@@ -351,6 +345,23 @@ async function soak(redisServer: OwnRedisServer): Promise<SoakResult> {
   await sampling;
   clearInterval(progress);
 
+  if (failover) {
+    const { stoppedAt, promotedAt } = failover;
+    const firstWrite = new Map<string, number>();
+    for (const answer of balancer.answers) {
+      if (answer.kind !== 'entry.create' || answer.status !== 201 || answer.began < stoppedAt) continue;
+      if (!firstWrite.has(answer.replica)) firstWrite.set(answer.replica, answer.answered - promotedAt);
+    }
+    const refused = balancer.answers.filter(
+      (answer) => answer.code === 'IDEMPOTENCY_KEY_IN_USE' && answer.began >= stoppedAt,
+    ).length;
+    failoverDetail.push(
+      `(a): first acknowledged entry write sent after the primary went down, per replica: ${
+        [...firstWrite].map(([name, after]) => `${name} ${after} ms after \`pg_ctl promote\` returned`).join(', ') ||
+        'none'
+      }; ${refused} answers 409 \`IDEMPOTENCY_KEY_IN_USE\` after it (keys whose first attempt died with the primary).`,
+    );
+  }
   // Every acknowledged write on the promoted standby (the current primary).
   const primary = postgres(pair.standby.url.replace(/\/postgres$/, '/nestegg'), { max: 1, onnotice: () => {} });
   const countsOf = async (rows: Array<{ key: string; copies: number }>) =>
