@@ -36,6 +36,7 @@ export interface Answer {
   replica: string;
   /** 0: no answer from any replica (connection refused or reset everywhere, or 15 s without one). */
   status: number;
+  /** The problem's code; with status 0, what the connection did (`ECONNRESET`, `timeout`, …). */
   code?: string;
   /** Date.now() when sent and answered. */
   began: number;
@@ -73,6 +74,7 @@ export class Balancer {
     const began = Date.now();
     const start = performance.now();
     let replica = '';
+    let failure: string | undefined;
     this.inFlight += 1;
     try {
       for (let attempt = 0; attempt < this.apis.length; attempt += 1) {
@@ -114,6 +116,7 @@ export class Balancer {
           // Only a refused connection (nothing was sent) goes to the next replica, as a load balancer retries a
           // connect failure; a reset or a timeout may have left a write running, so it is no answer.
           const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+          failure = (error as Error).name === 'TimeoutError' ? 'timeout' : (code ?? (error as Error).message);
           if (code !== 'ECONNREFUSED') break;
         }
       }
@@ -121,6 +124,7 @@ export class Balancer {
         kind,
         replica,
         status: 0,
+        code: failure,
         began,
         answered: Date.now(),
         ms: performance.now() - start,
