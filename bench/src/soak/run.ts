@@ -177,8 +177,9 @@ async function soak(redisServer: OwnRedisServer): Promise<SoakResult> {
   const skipped = Object.fromEntries(KINDS.map((kind) => [kind, 0])) as Record<Kind, number>;
   const pick = () => members[Math.floor(Math.random() * members.length)]!;
   // Board writes go to members in turn, so none passes the board's per-member limits (4 posts, 12 comments a minute).
-  let boardTurn = 0;
-  const nextWriter = () => members[boardTurn++ % members.length]!;
+  // One turn per kind: a turn shared by posts and comments would give every post to the same few members.
+  const turns = { post: 0, comment: 0 };
+  const nextWriter = (kind: keyof typeof turns) => members[turns[kind]++ % members.length]!;
   const fire = (kind: Kind) => {
     if (balancer.inFlight >= MAX_IN_FLIGHT) {
       skipped[kind] += 1;
@@ -196,14 +197,16 @@ async function soak(redisServer: OwnRedisServer): Promise<SoakResult> {
         return track(writeEntry(balancer, member, ledger, () => stopped));
       case 'board.post':
         return track(
-          writePost(balancer, nextWriter(), ledger).then((id) => {
+          writePost(balancer, nextWriter('post'), ledger).then((id) => {
             if (id === undefined) return;
             posts.push(id);
             if (posts.length > 50) posts.shift();
           }),
         );
       case 'board.comment':
-        return track(writeComment(balancer, nextWriter(), posts[Math.floor(Math.random() * posts.length)]!, ledger));
+        return track(
+          writeComment(balancer, nextWriter('comment'), posts[Math.floor(Math.random() * posts.length)]!, ledger),
+        );
       case 'login':
         return track(login(balancer, member));
     }
@@ -366,7 +369,7 @@ async function soak(redisServer: OwnRedisServer): Promise<SoakResult> {
     const refused = balancer.answers.filter(
       (answer) => answer.code === 'IDEMPOTENCY_KEY_IN_USE' && answer.began >= stoppedAt,
     ).length;
-    failoverDetail.push(
+    failoverDetail.unshift(
       `(a): first acknowledged entry write sent after the primary went down, per replica: ${
         [...firstWrite].map(([name, after]) => `${name} ${after} ms after \`pg_ctl promote\` returned`).join(', ') ||
         'none'
