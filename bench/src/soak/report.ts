@@ -1,4 +1,5 @@
 /** What the soak measured, judged and written as `docs/soak.md`. */
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Machine } from '../machine.js';
 import { type Answer, KINDS, type Kind, RATES } from './load.js';
 
@@ -136,7 +137,7 @@ export function renderReport(result: SoakResult): string {
   push(
     '# Soak with faults',
     '',
-    `Written by \`pnpm soak\` (\`bench/src/soak/\`, decision FS4) on ${new Date(result.startedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC; rerun it rather than editing this page. ` +
+    `Written by \`pnpm soak\` (\`bench/src/soak/\`, decision FS4) on ${new Date(result.startedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC; rerun it rather than editing this page (a run keeps "${FINDINGS_HEADING.slice(3)}" at the end). ` +
       'Not part of CI. How it is built and judged: [decisions/faults-and-bursts.md, FS4](decisions/faults-and-bursts.md).',
     '',
     '## Verdicts',
@@ -293,4 +294,14 @@ function statusCounts(list: Answer[]): string {
     .sort((a, b) => b[1] - a[1])
     .map(([key, count]) => `${key}: ${count}`)
     .join(', ');
+}
+
+/** The heading of the part of the page written by hand after a run; a new run keeps it (and what follows). */
+export const FINDINGS_HEADING = '## Findings (written by hand)';
+
+/** Writes the page, keeping the hand-written findings of the page it replaces. */
+export async function writePage(out: string, markdown: string): Promise<void> {
+  const previous = await readFile(out, 'utf8').catch(() => '');
+  const at = previous.indexOf(`\n${FINDINGS_HEADING}\n`);
+  await writeFile(out, at < 0 ? markdown : `${markdown}${previous.slice(at)}`);
 }

@@ -41,7 +41,14 @@ import {
   waitUntilReady,
   workerSlot,
 } from './processes.js';
-import { type FaultWindow, type MemorySample, renderReport, type SeriesOf, type SoakResult } from './report.js';
+import {
+  type FaultWindow,
+  type MemorySample,
+  renderReport,
+  type SeriesOf,
+  type SoakResult,
+  writePage,
+} from './report.js';
 
 const { values } = parseArgs({
   options: {
@@ -86,7 +93,7 @@ try {
     JSON.stringify(result, (key, value) => (key === 'child' ? undefined : value)),
   );
   log(`raw result in ${raw}`);
-  await writeFile(out, renderReport(result));
+  await writePage(out, renderReport(result));
   log(`report written to ${out}`);
 } finally {
   await cleanUp();
