@@ -84,6 +84,7 @@ describe('App Store notifications processed by the worker', () => {
       state: 'ACTIVE',
       expiresAt,
       autoRenew: true,
+      sandbox: options.environment === 'Sandbox',
       acknowledgedAt: new Date(),
     });
     return { ...who, id };
@@ -353,28 +354,8 @@ describe('App Store notifications processed by the worker', () => {
 
     it('a sandbox grant made while sandbox purchases were allowed ends at its expiry once they are not (BL25)', async () => {
       const { sync, appStore } = syncs();
-      const who = await memberWithSession(handle.db, {
-        plan: 'PREMIUM',
-        planExpiresAt: days(-0.01),
-        planProduct: 'premium_monthly',
-        planAutoRenew: true,
-      });
-      const id = apple.subscribe(MONTHLY, {
-        appAccountToken: await appAccountTokenOf(handle.db, who.memberId),
-        expiresDate: days(-0.01),
-        environment: 'Sandbox',
-      });
-      await addPurchase(handle.db, {
-        memberId: who.memberId,
-        store: 'APP_STORE',
-        productId: 'premium_monthly',
-        purchaseToken: id,
-        state: 'ACTIVE',
-        expiresAt: days(-0.01),
-        autoRenew: true,
-        sandbox: true,
-        acknowledgedAt: new Date(),
-      });
+      const who = await subscriber({ expiresDate: days(-0.01), environment: 'Sandbox' });
+      const id = who.id;
       apple.renew(id, days(30));
       await expireMemberships({
         db: handle.db,
