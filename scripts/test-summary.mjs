@@ -1,7 +1,8 @@
 // Adds up the JSON reports vitest wrote in each package into one closing line. A test file that failed
 // outside any test (its set-up, an import), a package whose test script wrote no report, and a test command
 // that exited non-zero (its status is the first argument) each count as failed: the line never says
-// `0 failed` when anything failed.
+// `0 failed` when anything failed. Each failed test is named above the line with its first message line, so the
+// tail of a CI log (all that is kept of it) says what failed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -46,8 +47,11 @@ function count(file) {
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   for (const result of report.testResults ?? []) {
-    const failedTests = (result.assertionResults ?? []).filter((test) => test.status === 'failed').length;
-    if (result.status === 'failed' && failedTests === 0) {
+    const failedTests = (result.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failedTests) {
+      problems.push(`${result.name} > ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (result.status === 'failed' && failedTests.length === 0) {
       failed += 1;
       problems.push(`${result.name}: failed outside its tests: ${firstLine(result.message)}`);
     }

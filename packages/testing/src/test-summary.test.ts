@@ -57,6 +57,32 @@ describe('the closing line of the test run', () => {
     expect((await summary()).at(-1)).toBe('5 passed, 1 failed, 2 skipped');
   });
 
+  it('names each failed test with the first line of its message', async () => {
+    await project('apps/api', {
+      ...passing(1),
+      success: false,
+      numFailedTests: 1,
+      testResults: [
+        {
+          name: '/flaky.test.ts',
+          status: 'failed',
+          message: '',
+          assertionResults: [
+            { status: 'passed', fullName: 'a passes' },
+            {
+              status: 'failed',
+              fullName: 'logins > a burst is limited',
+              failureMessages: ['\nAssertionError: expected 429 to be 200\n    at …'],
+            },
+          ],
+        },
+      ],
+    });
+    const lines = await summary(1);
+    expect(lines).toContain('failed: /flaky.test.ts > logins > a burst is limited: AssertionError: expected 429 to be 200');
+    expect(lines.at(-1)).toBe('1 passed, 1 failed, 1 skipped');
+  });
+
   it('counts a test file that failed in its set-up, outside any test', async () => {
     await project('apps/api', {
       ...passing(3),
