@@ -191,6 +191,8 @@ const shape = {
   IMPORT_UNDO_HOURS: positiveInt(168, 24 * 90),
   IMPORT_DAILY_UPLOADS_FREE: positiveInt(5, 10_000),
   IMPORT_DAILY_UPLOADS_PREMIUM: positiveInt(50, 10_000),
+  /** The share of the time a preview's or commit's batches may work while other requests arrive (decision P35). */
+  IMPORT_BUSY_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
   /** Alpha Vantage `GLOBAL_QUOTE`, e.g. `https://www.alphavantage.co`. */
   QUOTE_API_URL: httpUrl.optional(),
   QUOTE_API_KEY: z.string().optional(),

@@ -5,6 +5,7 @@ import { activeTracing } from '@nestegg/telemetry';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Env } from './env.js';
 import { MemoryAttemptStore, RedisAttemptStore } from './lib/attempt-store.js';
+import { Traffic } from './lib/give-way.js';
 import type { OpenedInfrastructure } from './lib/infrastructure.js';
 import { ApiMetrics } from './lib/metrics.js';
 import { MemoryWritePositions, ReadReplicas, RedisWritePositions } from './lib/read-replicas.js';
@@ -75,6 +76,7 @@ export async function openInfrastructure(
       logger,
       clock: options.clock ?? systemClock,
       metrics,
+      traffic: new Traffic(),
     },
     async close() {
       await replicas?.close();

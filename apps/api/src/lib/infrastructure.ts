@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type postgres from 'postgres';
 import type { Env } from '../env.js';
 import type { AttemptStore } from './attempt-store.js';
+import type { Traffic } from './give-way.js';
 import type { ApiMetrics } from './metrics.js';
 import type { ReadReplicas } from './read-replicas.js';
 import type { RedisClient } from './redis.js';
@@ -30,6 +31,8 @@ export interface Infrastructure {
   clock: Clock;
   /** Instruments services record into (served on METRICS_PORT by the server). */
   metrics: ApiMetrics;
+  /** Requests this process has received (counted by the infrastructure plugin): long jobs give way to them. */
+  traffic: Traffic;
 }
 
 export interface OpenedInfrastructure {

@@ -47,6 +47,14 @@ export class ApiMetrics {
     registers: [this.registry],
   });
 
+  /** Time long jobs paused to give the cores to other requests (decision P35), by job. */
+  readonly giveWayPauses = new Counter({
+    name: 'nestegg_give_way_pause_seconds_total',
+    help: 'Seconds long jobs paused between their steps because other requests arrived meanwhile, by job (statement_import)',
+    labelNames: ['job'] as const,
+    registers: [this.registry],
+  });
+
   /** Read replicas (decision DB25): reads sent to the primary instead of a replica, by why. */
   readonly readReplicaFallbacks = new Counter({
     name: 'nestegg_db_read_replica_fallbacks_total',

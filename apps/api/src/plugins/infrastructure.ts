@@ -37,6 +37,11 @@ export default fp<{ env: Env; clock?: Clock }>(
     app.decorate<RedisClient | null>('redis', infrastructure.redis);
     app.decorate('metrics', infrastructure.metrics);
     app.decorate<ReadReplicas | null>('readReplicas', infrastructure.readReplicas);
+    // Counted as each request arrives, so a long job can tell whether anyone else was served during its step (P35).
+    app.addHook('onRequest', (_request, _reply, done) => {
+      infrastructure.traffic.arrived();
+      done();
+    });
     const services = createServices(infrastructure);
     app.decorate('services', services);
     await services.sessions.start();

@@ -1,5 +1,6 @@
 import { DailyQuota } from '../../../lib/daily-quota.js';
 import { AppError, ServiceUnavailableError } from '../../../lib/errors.js';
+import { giveWay } from '../../../lib/give-way.js';
 import type { Infrastructure } from '../../../lib/infrastructure.js';
 import type { ExchangeRatesService } from '../exchange-rates/index.js';
 import { StatementImportsService } from './imports.service.js';
@@ -7,7 +8,7 @@ import { StatementReader } from './statement-reader.js';
 
 /** Statement import, given exactly what it uses (called by the composition root). */
 export function statementImportsService(
-  { env, db, attempts, clock, logger }: Infrastructure,
+  { env, db, attempts, clock, logger, traffic, metrics }: Infrastructure,
   exchangeRates: Pick<ExchangeRatesService, 'rateFor'>,
 ): StatementImportsService {
   const quota = new DailyQuota(
@@ -34,6 +35,11 @@ export function statementImportsService(
     quota,
     exchangeRates,
     timeZone: env.APP_TIMEZONE,
+    giveWay: giveWay({
+      traffic,
+      share: env.IMPORT_BUSY_SHARE,
+      paused: (seconds) => metrics.giveWayPauses.inc({ job: 'statement_import' }, seconds),
+    }),
     rules: {
       matchWindowDays: env.IMPORT_MATCH_WINDOW_DAYS,
       undoHours: env.IMPORT_UNDO_HOURS,

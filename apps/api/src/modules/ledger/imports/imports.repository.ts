@@ -18,6 +18,7 @@ import {
 import type { CalendarDate } from '@nestegg/domain';
 import { and, asc, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { fullSpeed, type GiveWay } from '../../../lib/give-way.js';
 import type { ImportKey } from './import-keys.js';
 import type { ExistingEntry } from './outcomes.js';
 
@@ -37,7 +38,13 @@ export interface StoredRow {
   wasPending: boolean | null;
 }
 
-const ROW_BATCH = 5_000;
+/** Rows per statement; each batch is one step of a long import, which gives way to other requests (P35). */
+export const ROW_BATCH = 5_000;
+
+/** `rows` in batches of `ROW_BATCH`. */
+export function* batchesOf<T>(rows: readonly T[]): Generator<T[]> {
+  for (let start = 0; start < rows.length; start += ROW_BATCH) yield rows.slice(start, start + ROW_BATCH);
+}
 
 /** Keys as one `text[]` parameter: one statement text whatever their number (keys are `si1:` + base64url). */
 const keyArray = (keys: readonly ImportKey[]) => sql`${`{${keys.join(',')}}`}::text[]`;
@@ -92,13 +99,19 @@ export function importsPage(db: Database, memberId: number, size: number, after:
     .limit(size);
 }
 
-/** Replaces the import's rows (a new preview), in batches of one statement each. */
-export async function replaceRows(tx: DbOrTx, memberId: number, importId: number, rows: StoredRow[]): Promise<void> {
+/** Replaces the import's rows (a new preview), in batches of one statement each, each a `step`. */
+export async function replaceRows(
+  tx: DbOrTx,
+  memberId: number,
+  importId: number,
+  rows: StoredRow[],
+  step: GiveWay = fullSpeed,
+): Promise<void> {
   await tx
     .delete(statementImportRow)
     .where(and(eq(statementImportRow.memberId, memberId), eq(statementImportRow.importId, importId)));
-  for (let start = 0; start < rows.length; start += ROW_BATCH) {
-    const batch = rows.slice(start, start + ROW_BATCH).map((row) => ({
+  for (const rowBatch of batchesOf(rows)) {
+    const batch = rowBatch.map((row) => ({
       row_index: row.rowIndex,
       line: row.line,
       amount: row.amount,
@@ -112,7 +125,8 @@ export async function replaceRows(tx: DbOrTx, memberId: number, importId: number
       candidates: row.candidates,
       was_pending: row.wasPending,
     }));
-    await tx.execute(sql`
+    await step(() =>
+      tx.execute(sql`
       insert into statement_import_row (member_id, import_id, row_index, line, amount, exchange_rate, outcome,
                                         import_key, entry_id, cancels_row, reason, category, candidates, was_pending)
       select ${memberId}::int, ${importId}::int, r.row_index, r.line, r.amount, r.exchange_rate, r.outcome,
@@ -120,7 +134,8 @@ export async function replaceRows(tx: DbOrTx, memberId: number, importId: number
         from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as r(
           row_index int, line jsonb, amount bigint, exchange_rate text, outcome statement_row_outcome,
           import_key text, entry_id int, cancels_row int, reason text, category text, candidates int[],
-          was_pending boolean)`);
+          was_pending boolean)`),
+    );
   }
 }
 
@@ -134,9 +149,10 @@ export async function updateDecisions(
   memberId: number,
   importId: number,
   rows: StoredRow[],
+  step: GiveWay = fullSpeed,
 ): Promise<void> {
-  for (let start = 0; start < rows.length; start += ROW_BATCH) {
-    const batch = rows.slice(start, start + ROW_BATCH).map((row) => ({
+  for (const rowBatch of batchesOf(rows)) {
+    const batch = rowBatch.map((row) => ({
       row_index: row.rowIndex,
       outcome: row.outcome,
       entry_id: row.entryId,
@@ -145,30 +161,38 @@ export async function updateDecisions(
       candidates: row.candidates,
       was_pending: row.wasPending,
     }));
-    await tx.execute(sql`
+    await step(() =>
+      tx.execute(sql`
       update statement_import_row r
          set outcome = v.outcome, entry_id = v.entry_id, cancels_row = v.cancels_row, reason = v.reason,
              candidates = v.candidates, was_pending = v.was_pending
         from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as v(
           row_index int, outcome statement_row_outcome, entry_id int, cancels_row int, reason text,
           candidates int[], was_pending boolean)
-       where r.member_id = ${memberId}::int and r.import_id = ${importId}::int and r.row_index = v.row_index`);
+       where r.member_id = ${memberId}::int and r.import_id = ${importId}::int and r.row_index = v.row_index`),
+    );
   }
 }
 
-/** Every row of an import, in file order. */
-export async function rowsOf(db: DbOrTx, memberId: number, importId: number): Promise<StoredRow[]> {
-  const rows = await db
-    .select()
-    .from(statementImportRow)
-    .where(and(eq(statementImportRow.memberId, memberId), eq(statementImportRow.importId, importId)))
-    .orderBy(asc(statementImportRow.rowIndex));
-  return rows.map(storedRow);
+/** Every row of an import, in file order, read a batch at a time, each a `step`. */
+export async function rowsOf(
+  db: DbOrTx,
+  memberId: number,
+  importId: number,
+  step: GiveWay = fullSpeed,
+): Promise<StoredRow[]> {
+  const rows: StoredRow[] = [];
+  for (;;) {
+    const afterIndex = rows.at(-1)?.rowIndex ?? -1;
+    const batch = await step(() => rowsAfter(db, memberId, importId, { afterIndex, size: ROW_BATCH }));
+    rows.push(...batch);
+    if (batch.length < ROW_BATCH) return rows;
+  }
 }
 
 /** A page of an import's rows after `afterIndex`, optionally of one outcome (an index serves both orders). */
-export async function rowsPage(
-  db: Database,
+export async function rowsAfter(
+  db: DbOrTx,
   memberId: number,
   importId: number,
   options: { outcome?: ImportOutcome | undefined; afterIndex: number; size: number },

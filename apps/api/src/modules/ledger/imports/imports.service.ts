@@ -17,6 +17,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DailyQuota } from '../../../lib/daily-quota.js';
 import { BadRequestError, ConflictError, NotFoundError, ValidationFailedError } from '../../../lib/errors.js';
+import type { GiveWay } from '../../../lib/give-way.js';
 import { lockMemberImports, shareMemberCategories } from '../../../lib/locks.js';
 import type { Upload } from '../../../plugins/multipart.js';
 import type { ExchangeRatesService } from '../exchange-rates/index.js';
@@ -53,6 +54,8 @@ export interface StatementImportsDeps {
   rules: ImportRules;
   /** `APP_TIMEZONE`: today's date gives a year to dates a file writes without one. */
   timeZone: string;
+  /** Runs each batch of a preview's or a commit's writes, pausing after it while others are served (P35). */
+  giveWay: GiveWay;
 }
 
 /** What the member chose for an import (stored with it). */
@@ -155,7 +158,7 @@ export class StatementImportsService {
         counts: countsOf(rows),
         rowCount: rows.length,
       });
-      await repository.replaceRows(tx, memberId, row.id, rows);
+      await repository.replaceRows(tx, memberId, row.id, rows, this.deps.giveWay);
       return row;
     });
     return this.view(created);
@@ -202,7 +205,7 @@ export class StatementImportsService {
   ) {
     await this.existing(this.deps.db, memberId, id);
     const afterIndex = query.cursor === undefined ? -1 : decodeRowCursor(query.cursor);
-    const rows = await repository.rowsPage(this.deps.db, memberId, id, {
+    const rows = await repository.rowsAfter(this.deps.db, memberId, id, {
       outcome: query.outcome,
       afterIndex,
       size: query.size + 1,
@@ -250,7 +253,7 @@ export class StatementImportsService {
           },
         });
       }
-      await repository.replaceRows(tx, memberId, id, rows);
+      await repository.replaceRows(tx, memberId, id, rows, this.deps.giveWay);
       return repository.updateImport(tx, memberId, id, { settings, counts: countsOf(rows), rowCount: rows.length });
     });
     return this.view(updated);
@@ -441,10 +444,10 @@ export class StatementImportsService {
         await lockMemberImports(tx, memberId);
         await shareMemberCategories(tx, memberId);
         const settings = current.settings as ImportSettings;
-        const stored = await repository.rowsOf(tx, memberId, id);
+        const stored = await repository.rowsOf(tx, memberId, id, this.deps.giveWay);
         const rows = await this.decideAgain(tx, memberId, id, stored, settings);
         const applied = await this.apply(tx, memberId, rows, settings.accountId);
-        await repository.updateDecisions(tx, memberId, id, applied);
+        await repository.updateDecisions(tx, memberId, id, applied, this.deps.giveWay);
         return repository.updateImport(tx, memberId, id, {
           status: 'COMMITTED',
           committedAt: sql`now()`,
@@ -484,16 +487,13 @@ export class StatementImportsService {
     const onCard =
       walletId !== null && (await repository.walletTypeOf(tx, memberId, walletId)) === INSTALMENT_WALLET_TYPE;
     const names = await repository.categoryNames(tx, memberId);
-    const created = await insertEntries(
-      tx,
-      memberId,
+    const created = await this.inBatches(
       rows.filter((row) => row.outcome === 'NEW'),
-      { walletId, onCard, names },
+      (batch) => insertEntries(tx, memberId, batch, { walletId, onCard, names }),
     );
-    const confirmed = await confirmEntries(
-      tx,
-      memberId,
+    const confirmed = await this.inBatches(
       rows.filter((row) => row.outcome === 'MATCHED'),
+      (batch) => confirmEntries(tx, memberId, batch),
     );
     await removeCancelled(tx, memberId, rows);
     return rows.map((row) => {
@@ -501,6 +501,18 @@ export class StatementImportsService {
       if (row.outcome === 'MATCHED') return { ...row, wasPending: confirmed.get(row.rowIndex) ?? null };
       return row;
     });
+  }
+
+  /** `write` per batch of rows, each a step that gives way; the rows' results merged. */
+  private async inBatches<T>(
+    rows: repository.StoredRow[],
+    write: (batch: repository.StoredRow[]) => Promise<Map<number, T>>,
+  ): Promise<Map<number, T>> {
+    const results = new Map<number, T>();
+    for (const batch of repository.batchesOf(rows)) {
+      for (const [row, result] of await this.deps.giveWay(() => write(batch))) results.set(row, result);
+    }
+    return results;
   }
 
   /**
@@ -652,7 +664,7 @@ interface EntryPlacement {
   names: Set<string>;
 }
 
-/** Inserts the NEW rows' entries in one statement (ON CONFLICT on the key: never twice); their ids by row. */
+/** Inserts a batch of NEW rows' entries in one statement (ON CONFLICT on the key: never twice); their ids by row. */
 async function insertEntries(
   tx: DbOrTx,
   memberId: number,
