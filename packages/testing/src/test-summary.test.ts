@@ -79,7 +79,9 @@ describe('the closing line of the test run', () => {
       ],
     });
     const lines = await summary(1);
-    expect(lines).toContain('failed: /flaky.test.ts > logins > a burst is limited: AssertionError: expected 429 to be 200');
+    expect(lines).toContain(
+      'failed: /flaky.test.ts > logins > a burst is limited: AssertionError: expected 429 to be 200',
+    );
     expect(lines.at(-1)).toBe('1 passed, 1 failed, 1 skipped');
   });
 
