@@ -1,8 +1,8 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 
 /**
- * Requests this process has received, counted as they arrive (`plugins/traffic.ts`): a long job compares the
- * count before and after one of its steps to learn whether anyone else was served meanwhile.
+ * Contract requests this process has received, counted as they arrive (`plugins/infrastructure.ts`): a long job
+ * compares the count before and after one of its steps to learn whether anyone else was served meanwhile.
  */
 export class Traffic {
   private count = 0;

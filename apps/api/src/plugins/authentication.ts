@@ -1,10 +1,10 @@
 import type { AuthLevel } from '@nestegg/contract';
-import type { AppRoute } from '@ts-rest/core';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, PremiumRequiredError, UnauthenticatedError } from '../lib/errors.js';
 import type { ActiveSession } from '../lib/session.js';
 import { isPremiumOrAdmin } from '../lib/session.js';
+import { contractRouteOf } from '../lib/contract-route.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,7 +16,7 @@ declare module 'fastify' {
 }
 
 export function authLevelOf(request: FastifyRequest): AuthLevel {
-  const route = (request.routeOptions.config as { tsRestRoute?: AppRoute }).tsRestRoute;
+  const route = contractRouteOf(request);
   const level = (route?.metadata as { auth?: AuthLevel } | undefined)?.auth;
   // A contract route without a level is a contract bug; treat it as the strictest level, never as public.
   return route ? (level ?? 'admin') : 'public';

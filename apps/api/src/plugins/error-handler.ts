@@ -1,7 +1,6 @@
 import type { Socket } from 'node:net';
 import { type ProblemCode, problemCodeStatus } from '@nestegg/contract';
 import { isDatabaseUnavailable } from '@nestegg/db';
-import type { AppRoute } from '@ts-rest/core';
 import { RequestValidationError } from '@ts-rest/fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -16,6 +15,7 @@ import {
 import { fieldIssues } from '../lib/field-issues.js';
 import { AmountOutOfRangeError, isAmountOutOfRange, isDataException } from '../lib/pg-error.js';
 import { baselineSecurityHeaders } from '../lib/security-headers.js';
+import { contractRouteOf } from '../lib/contract-route.js';
 
 /** A status some problem code is sent with: each has a title. */
 type ProblemStatus = (typeof problemCodeStatus)[ProblemCode];
@@ -185,7 +185,7 @@ function handleFrameworkError(error: FastifyError, request: FastifyRequest, repl
     return true;
   }
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    const route = (request.routeOptions.config as { tsRestRoute?: AppRoute } | undefined)?.tsRestRoute;
+    const route = contractRouteOf(request);
     const expected = (route && 'contentType' in route ? route.contentType : undefined) ?? 'application/json';
     sendProblem(request, reply, { code: 'UNSUPPORTED_MEDIA_TYPE', detail: `Send the body as ${expected}.` });
     return true;

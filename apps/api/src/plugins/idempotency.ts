@@ -1,9 +1,9 @@
 import { type CommitHook, runWithCommitHook } from '@nestegg/db';
-import type { AppRoute } from '@ts-rest/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type HeldKey, type IdempotencyScope, IdempotencyStore, requestHashOf } from '../lib/idempotency-store.js';
 import { problemInsteadOf } from './error-handler.js';
+import { contractRouteOf } from '../lib/contract-route.js';
 
 /** A claimed key, and the hook that ties every write of the handler to it (decision FO20). */
 interface IdempotentRequest {
@@ -22,7 +22,7 @@ const KEY_FORMAT = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** A route takes part when its contract declares the `Idempotency-Key` header: the contract is the opt-in. */
 function acceptsIdempotencyKey(request: FastifyRequest): boolean {
-  const route = (request.routeOptions.config as { tsRestRoute?: AppRoute }).tsRestRoute;
+  const route = contractRouteOf(request);
   const headers = route?.headers as { shape?: Record<string, unknown> } | undefined;
   return headers?.shape?.['idempotency-key'] !== undefined;
 }

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type postgres from 'postgres';
 import type { Env } from '../env.js';
 import { openInfrastructure } from '../infrastructure.js';
+import { contractRouteOf } from '../lib/contract-route.js';
 import type { ApiMetrics } from '../lib/metrics.js';
 import type { ReadReplicas } from '../lib/read-replicas.js';
 import type { RedisClient } from '../lib/redis.js';
@@ -37,9 +38,10 @@ export default fp<{ env: Env; clock?: Clock }>(
     app.decorate<RedisClient | null>('redis', infrastructure.redis);
     app.decorate('metrics', infrastructure.metrics);
     app.decorate<ReadReplicas | null>('readReplicas', infrastructure.readReplicas);
-    // Counted as each request arrives, so a long job can tell whether anyone else was served during its step (P35).
-    app.addHook('onRequest', (_request, _reply, done) => {
-      infrastructure.traffic.arrived();
+    // Members' requests counted as they arrive, so a long job can tell whether anyone else was served during its
+    // step (P35); the load balancer's probes and paths no route serves are no one to give way to.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (contractRouteOf(request)) infrastructure.traffic.arrived();
       done();
     });
     const services = createServices(infrastructure);

@@ -1,6 +1,6 @@
 import { declaredProblemCodes } from '@nestegg/contract';
-import type { AppRoute } from '@ts-rest/core';
 import fp from 'fastify-plugin';
+import { contractRouteOf } from '../lib/contract-route.js';
 
 /**
  * Under test (`NODE_ENV=test`) every problem a contract route answers must carry a code the route declares for
@@ -31,7 +31,7 @@ function codeOf(payload: unknown): string | undefined {
 export default fp(
   async (app) => {
     app.addHook('onSend', async (request, reply, payload) => {
-      const route = (request.routeOptions.config as { tsRestRoute?: AppRoute } | undefined)?.tsRestRoute;
+      const route = contractRouteOf(request);
       if (!route || reply.statusCode < 400) return payload;
       const code = codeOf(payload);
       const declared: readonly string[] = declaredProblemCodes(route, reply.statusCode);

@@ -1,8 +1,8 @@
 import { runWithReadTarget } from '@nestegg/db';
-import type { AppRoute } from '@ts-rest/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ReadConsistency, ReadReplicas } from '../lib/read-replicas.js';
+import { contractRouteOf } from '../lib/contract-route.js';
 
 /**
  * The routes whose reads a replica may serve, and how consistent they must be (decision DB20; the lists of
@@ -35,7 +35,7 @@ export const READ_ROUTES: Readonly<Record<string, ReadConsistency>> = {
 };
 
 function routeKey(request: FastifyRequest): string | undefined {
-  const route = (request.routeOptions.config as { tsRestRoute?: AppRoute } | undefined)?.tsRestRoute;
+  const route = contractRouteOf(request);
   return route ? `${route.method} ${route.path}` : undefined;
 }
 
