@@ -1,10 +1,10 @@
 import type { AuthLevel } from '@nestegg/contract';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { contractRouteOf } from '../lib/contract-route.js';
 import { ForbiddenError, PremiumRequiredError, UnauthenticatedError } from '../lib/errors.js';
 import type { ActiveSession } from '../lib/session.js';
 import { isPremiumOrAdmin } from '../lib/session.js';
-import { contractRouteOf } from '../lib/contract-route.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

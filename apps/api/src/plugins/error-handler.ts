@@ -5,6 +5,7 @@ import { RequestValidationError } from '@ts-rest/fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodError } from 'zod';
+import { contractRouteOf } from '../lib/contract-route.js';
 import {
   AppError,
   type AppErrorOptions,
@@ -15,7 +16,6 @@ import {
 import { fieldIssues } from '../lib/field-issues.js';
 import { AmountOutOfRangeError, isAmountOutOfRange, isDataException } from '../lib/pg-error.js';
 import { baselineSecurityHeaders } from '../lib/security-headers.js';
-import { contractRouteOf } from '../lib/contract-route.js';
 
 /** A status some problem code is sent with: each has a title. */
 type ProblemStatus = (typeof problemCodeStatus)[ProblemCode];

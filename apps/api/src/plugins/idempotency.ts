@@ -1,9 +1,9 @@
 import { type CommitHook, runWithCommitHook } from '@nestegg/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { contractRouteOf } from '../lib/contract-route.js';
 import { type HeldKey, type IdempotencyScope, IdempotencyStore, requestHashOf } from '../lib/idempotency-store.js';
 import { problemInsteadOf } from './error-handler.js';
-import { contractRouteOf } from '../lib/contract-route.js';
 
 /** A claimed key, and the hook that ties every write of the handler to it (decision FO20). */
 interface IdempotentRequest {

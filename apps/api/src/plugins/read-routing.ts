@@ -1,8 +1,8 @@
 import { runWithReadTarget } from '@nestegg/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ReadConsistency, ReadReplicas } from '../lib/read-replicas.js';
 import { contractRouteOf } from '../lib/contract-route.js';
+import type { ReadConsistency, ReadReplicas } from '../lib/read-replicas.js';
 
 /**
  * The routes whose reads a replica may serve, and how consistent they must be (decision DB20; the lists of
