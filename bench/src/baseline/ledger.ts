@@ -190,7 +190,7 @@ const entryOfRow = (row: EntryRow) =>
 
 /** Every column of an entry plus its tag names (entry.view.ts `entryWithTagsColumns`). */
 const entryColumns = (sql: Sql) =>
-  sql`"id", "member_id", "account_id", "type", "amount", "entry_date", "memo", "category", "currency", "original_amount", "exchange_rate", "installment_months", "pending", "notif_key", "recurring_id", "occurrence_date", "created_at", "updated_at", coalesce((
+  sql`"id", "member_id", "account_id", "type", "amount", "entry_date", "memo", "category", "currency", "original_amount", "exchange_rate", "installment_months", "pending", "notif_key", "import_key", "recurring_id", "occurrence_date", "created_at", "updated_at", coalesce((
   select array_agg(t.name order by t.sort_order, t.id)
     from "entry_tag" et join "tag" t on t.member_id = et.member_id and t.id = et.tag_id
    where et.member_id = "account_entry"."member_id" and et.entry_id = "account_entry"."id"

@@ -184,7 +184,7 @@ export async function openSession(
   const locked = await deps.sql.begin(async (tx) => {
     const [row] = await tx<
       MemberRow[]
-    >`select "id", "email", "email_verified", "password_hash", "display_name", "role", "status", "provider", "idpone_id", "idptwo_id", "idpone_picture", "profile_image", "profile_image_hash", "plan", "plan_expires_at", "plan_product", "plan_auto_renew", "points", "created_at", "updated_at" from "member" where "member"."id" = ${memberId} for share`;
+    >`select "id", "email", "email_verified", "password_hash", "display_name", "role", "status", "provider", "idpone_id", "idptwo_id", "idpone_picture", "profile_image", "profile_image_hash", "plan", "plan_expires_at", "plan_product", "plan_auto_renew", "app_account_token", "points", "created_at", "updated_at" from "member" where "member"."id" = ${memberId} for share`;
     if (!row || refuse(row)) return undefined;
     await tx`insert into "auth_session" ("id", "token_hash", "member_id", "display_name", "plan", "role", "remember_me", "expires_at", "created_at", "last_seen_at", "user_agent", "reauthenticated_at") values (default, ${tokenHash}, ${memberId}, ${row.display_name}, ${row.plan}, ${row.role}, ${false}, ${expiresAt}, default, default, ${userAgent?.slice(0, USER_AGENT_MAX) ?? null}, default)`;
     return row;

@@ -24,7 +24,7 @@ const unauthenticated = (reply: FastifyReply) => reply.code(401).send({ code: 'U
 const memberByEmail = (deps: BaselineDeps, email: string) =>
   deps.sql<
     MemberRow[]
-  >`select "id", "email", "email_verified", "password_hash", "display_name", "role", "status", "provider", "idpone_id", "idptwo_id", "idpone_picture", "profile_image", "profile_image_hash", "plan", "plan_expires_at", "plan_product", "plan_auto_renew", "points", "created_at", "updated_at" from "member" where lower("member"."email") = ${email}`;
+  >`select "id", "email", "email_verified", "password_hash", "display_name", "role", "status", "provider", "idpone_id", "idptwo_id", "idpone_picture", "profile_image", "profile_image_hash", "plan", "plan_expires_at", "plan_product", "plan_auto_renew", "app_account_token", "points", "created_at", "updated_at" from "member" where lower("member"."email") = ${email}`;
 
 function profileBaseline(deps: BaselineDeps): BaselineHandler {
   return async (request, reply) => {
