@@ -1,7 +1,8 @@
 /**
  * Decision P35: a large preview's and commit's batches give way to other members' requests. Each batch that
  * other members' requests arrived during is followed by a pause (counted in `nestegg_give_way_pause_seconds_total`);
- * with nobody else about (the probes are no one) there is none, and what the import creates is the same either way.
+ * with nobody else about (the probes are no one) there is none, and what the import creates (and its undo removes) is
+ * the same either way.
  */
 import { setImmediate } from 'node:timers/promises';
 import { accountEntry } from '@nestegg/db';
@@ -75,7 +76,7 @@ describe('a large import gives way to other requests', () => {
     expect(await entriesOf(app, premium.id)).toBe(ROWS);
   });
 
-  test('while another member is served, its batches pause, and it creates exactly the same', async ({
+  test('while another member is served, its batches pause (preview, commit and undo), and it creates exactly the same', async ({
     app,
     premium,
     other,
@@ -92,7 +93,16 @@ describe('a large import gives way to other requests', () => {
       200,
     );
     expect(committed.counts.NEW).toBe(ROWS);
-    expect(await pausedSeconds(app)).toBeGreaterThan(afterPreview);
+    const afterCommit = await pausedSeconds(app);
+    expect(afterCommit).toBeGreaterThan(afterPreview);
     expect(await entriesOf(app, premium.id)).toBe(ROWS);
+
+    const undone = bodyOf(
+      await whileOthersRead(app, other, premium.api.ledger.imports.undo({ params: { id: preview.id } })),
+      200,
+    );
+    expect(undone.removed).toHaveLength(ROWS);
+    expect(await pausedSeconds(app)).toBeGreaterThan(afterCommit);
+    expect(await entriesOf(app, premium.id)).toBe(0);
   });
 });

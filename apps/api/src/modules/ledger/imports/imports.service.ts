@@ -234,7 +234,9 @@ export class StatementImportsService {
       (request.currency !== undefined && request.currency !== (before.currency ?? 'KRW'));
     const lines = rereads
       ? (await this.read(current.fileBytes!, current.fileName, settings)).lines
-      : (await repository.rowsOf(this.deps.db, memberId, id)).map((row) => row.line as StatementLine);
+      : (await repository.rowsOf(this.deps.db, memberId, id, this.deps.giveWay)).map(
+          (row) => row.line as StatementLine,
+        );
     const rows = await this.decide(this.deps.db, memberId, id, lines, settings);
     const updated = await this.deps.db.transaction(async (tx) => {
       const locked = await this.existing(tx, memberId, id, true);
@@ -487,13 +489,17 @@ export class StatementImportsService {
     const onCard =
       walletId !== null && (await repository.walletTypeOf(tx, memberId, walletId)) === INSTALMENT_WALLET_TYPE;
     const names = await repository.categoryNames(tx, memberId);
-    const created = await this.inBatches(
-      rows.filter((row) => row.outcome === 'NEW'),
-      (batch) => insertEntries(tx, memberId, batch, { walletId, onCard, names }),
+    const created = new Map(
+      await this.inBatches(
+        rows.filter((row) => row.outcome === 'NEW'),
+        (batch) => insertEntries(tx, memberId, batch, { walletId, onCard, names }),
+      ),
     );
-    const confirmed = await this.inBatches(
-      rows.filter((row) => row.outcome === 'MATCHED'),
-      (batch) => confirmEntries(tx, memberId, batch),
+    const confirmed = new Map(
+      await this.inBatches(
+        rows.filter((row) => row.outcome === 'MATCHED'),
+        (batch) => confirmEntries(tx, memberId, batch),
+      ),
     );
     await removeCancelled(tx, memberId, rows);
     return rows.map((row) => {
@@ -503,15 +509,13 @@ export class StatementImportsService {
     });
   }
 
-  /** `write` per batch of rows, each a step that gives way; the rows' results merged. */
-  private async inBatches<T>(
+  /** `write` per batch of rows, each a step that gives way (P35); the batches' results in order. */
+  private async inBatches<R>(
     rows: repository.StoredRow[],
-    write: (batch: repository.StoredRow[]) => Promise<Map<number, T>>,
-  ): Promise<Map<number, T>> {
-    const results = new Map<number, T>();
-    for (const batch of repository.batchesOf(rows)) {
-      for (const [row, result] of await this.deps.giveWay(() => write(batch))) results.set(row, result);
-    }
+    write: (batch: repository.StoredRow[]) => Promise<Iterable<R>>,
+  ): Promise<R[]> {
+    const results: R[] = [];
+    for (const batch of repository.batchesOf(rows)) results.push(...(await this.deps.giveWay(() => write(batch))));
     return results;
   }
 
@@ -529,10 +533,12 @@ export class StatementImportsService {
         throw new ConflictError('IMPORT_UNDO_EXPIRED', 'This import can no longer be undone.');
       }
       await lockMemberImports(tx, memberId);
-      const rows = await repository.rowsOf(tx, memberId, id);
+      const rows = await repository.rowsOf(tx, memberId, id, this.deps.giveWay);
       const committedAt = committedAtOf(memberId, id);
-      const removed = await removeCreated(tx, memberId, rows, committedAt);
-      const reverted = await revertConfirmed(tx, memberId, rows, committedAt);
+      const removed = ascending(await this.inBatches(rows, (batch) => removeCreated(tx, memberId, batch, committedAt)));
+      const reverted = ascending(
+        await this.inBatches(rows, (batch) => revertConfirmed(tx, memberId, batch, committedAt)),
+      );
       const touched = new Set([...removed, ...reverted]);
       const kept = rows
         .filter((row) => (row.outcome === 'NEW' || row.outcome === 'MATCHED') && row.entryId !== null)
@@ -757,7 +763,7 @@ async function removeCreated(
      where member_id = ${memberId}::int and id = any(${ids}::int[]) and updated_at <= ${committedAt}
        and import_key is not null
     returning id`)) as unknown as { id: number }[];
-  return removed.map((row) => row.id).sort((a, b) => a - b);
+  return removed.map((row) => row.id);
 }
 
 /** Makes the confirmed entries not changed since the commit as they were (pending again, no key); their ids. */
@@ -775,8 +781,10 @@ async function revertConfirmed(
       from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(id int, pending boolean)
      where e.member_id = ${memberId}::int and e.id = v.id and e.updated_at <= ${committedAt}
     returning e.id`)) as unknown as { id: number }[];
-  return reverted.map((row) => row.id).sort((a, b) => a - b);
+  return reverted.map((row) => row.id);
 }
+
+const ascending = (ids: number[]) => ids.sort((a, b) => a - b);
 
 function encodeListCursor(row: StatementImport): string {
   return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
