@@ -44,6 +44,14 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ DATABASE_URL, IMAGE_CACHE_MB: '-1' })).toThrow(/IMAGE_CACHE_MB/);
   });
 
+  it('lets a large import work half the time while others are served, between 0.1 and 1 (decision P35)', () => {
+    expect(loadEnv({ DATABASE_URL }).IMPORT_BUSY_SHARE).toBe(0.5);
+    expect(loadEnv({ DATABASE_URL, IMPORT_BUSY_SHARE: '1' }).IMPORT_BUSY_SHARE).toBe(1);
+    for (const share of ['0', '0.05', '1.5', 'half']) {
+      expect(issuesOf({ DATABASE_URL, IMPORT_BUSY_SHARE: share }).join('\n')).toMatch(/IMPORT_BUSY_SHARE/);
+    }
+  });
+
   it('listens on this machine only by default, metrics too; containers set 0.0.0.0 (decision I7)', () => {
     const env = loadEnv({ DATABASE_URL });
     expect([env.HOST, metricsHostOf(env)]).toEqual(['127.0.0.1', '127.0.0.1']);

@@ -192,7 +192,8 @@ const shape = {
   IMPORT_DAILY_UPLOADS_FREE: positiveInt(5, 10_000),
   IMPORT_DAILY_UPLOADS_PREMIUM: positiveInt(50, 10_000),
   /** The share of the time a preview's or commit's batches may work while other requests arrive (decision P35). */
-  IMPORT_BUSY_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
+  // At least 0.1: a pause is then at most nine times its step, so an import under steady load still finishes.
+  IMPORT_BUSY_SHARE: z.coerce.number().min(0.1).max(1).default(0.5),
   /** Alpha Vantage `GLOBAL_QUOTE`, e.g. `https://www.alphavantage.co`. */
   QUOTE_API_URL: httpUrl.optional(),
   QUOTE_API_KEY: z.string().optional(),

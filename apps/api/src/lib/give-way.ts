@@ -21,6 +21,7 @@ export interface GiveWayOptions {
   /**
    * The share of the time a long job may work while other requests arrive (0 < share ≤ 1): after a step during
    * which one did, it waits until its step was this share of the time since the step began. 1 never waits.
+   * (`IMPORT_BUSY_SHARE` is at least 0.1: a pause at most nine times its step.)
    */
   share: number;
   /** Told of each pause, in seconds (the api counts them in `nestegg_give_way_pause_seconds_total`). */
