@@ -54,7 +54,7 @@ export interface StatementImportsDeps {
   rules: ImportRules;
   /** `APP_TIMEZONE`: today's date gives a year to dates a file writes without one. */
   timeZone: string;
-  /** Runs each batch of a preview's or a commit's writes, pausing after it while others are served (P35). */
+  /** Runs each batch of an import's row and entry statements, pausing after it while others are served (P35). */
   giveWay: GiveWay;
 }
 
